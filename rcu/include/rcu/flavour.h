@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/flavour.h - what every flavour has in common: struct rcu_head,
+ * caa_container_of, and struct rcu_flavour, the table of operations through
+ * which flavour-agnostic code (liblfht) drives whichever flavour the program
+ * picked.
+ *
+ * Include <rcu/qsbr.h> or <rcu/memb.h>, not this file: each declares its
+ * flavour's object under the name rcu_flavour.
+ */
+#ifndef RCU_FLAVOUR_H
+#define RCU_FLAVOUR_H
+
+#include <stddef.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define RCU_API __attribute__((visibility("default")))
+#else
+#define RCU_API
+#endif
+
+/* Callback header for call_rcu(); embed it in the object to be reclaimed. */
+struct rcu_head {
+	struct rcu_head *next;
+	void (*func)(struct rcu_head *head);
+};
+
+/* The enclosing object of member pointer ptr. */
+#define caa_container_of(ptr, type, member)				\
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/*
+ * The operations of one flavour. Members that a flavour has no use for
+ * (quiescent_state, thread_offline and thread_online in memb) are no-ops,
+ * never NULL, so callers need no test.
+ */
+struct rcu_flavour {
+	const char *name;
+	void (*read_lock)(void);
+	void (*read_unlock)(void);
+	int (*read_ongoing)(void);
+	void (*quiescent_state)(void);
+	void (*thread_offline)(void);
+	void (*thread_online)(void);
+	void (*register_thread)(void);
+	void (*unregister_thread)(void);
+	void (*synchronize_rcu)(void);
+	void (*call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head));
+	void (*barrier)(void);
+};
+
+/*
+ * Declares the flavour object: C code sees it as rcu_flavour, the linker as
+ * symbol, so both flavours link into one program. (An asm label, not inline
+ * assembly: it only names the symbol.)
+ */
+#define RCU_DECLARE_FLAVOUR(symbol) \
+	extern RCU_API const struct rcu_flavour rcu_flavour __asm__(symbol)
+
+#endif /* RCU_FLAVOUR_H */
