@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# tools/bootstrap.sh [--cross] [--check]
+#
+# Installs, with apt-get on Debian 12, what building and testing lfht needs
+# and is not installed yet. Does nothing (and touches no network) when every
+# package is there: each one is checked with dpkg first, and `apt-get update`
+# runs only when something has to be installed.
+#
+#   (no option)  native build, tests, sanitizers, benchmarks, docs
+#   --cross      also the aarch64 and ppc64le cross compilers, qemu-user and
+#                the arm64/ppc64el builds of Check (multiarch), for the
+#                emulated legs of tools/test-all.sh
+#   --check      only report what is missing; exit 1 if anything is
+#
+# Runs apt-get as root; as another user through sudo when sudo exists.
+set -euo pipefail
+
+cross=0
+check_only=0
+for arg in "$@"; do
+	case "$arg" in
+	--cross) cross=1 ;;
+	--check) check_only=1 ;;
+	-h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "bootstrap.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+	esac
+done
+
+die() { echo "bootstrap.sh: error: $*" >&2; exit 1; }
+note() { echo "bootstrap.sh: $*"; }
+
+command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
+	die "needs a Debian-based system with dpkg and apt-get"
+
+# Native: build tools, Check, both compilers, clang's sanitizer runtimes
+# (libclang-rt-14-dev holds TSan/ASan/UBSan for clang 14 on Debian 12),
+# liburcu for the side-by-side benchmarks only, gnuplot for their plots,
+# doxygen for the API reference, python3 for meson.
+packages=(meson ninja-build pkg-config check libsubunit-dev gcc clang
+	libclang-rt-14-dev liburcu-dev gnuplot-nox doxygen python3)
+
+# Cross: the compilers with their static C libraries, qemu's user-mode
+# emulators, and Check (libcheck.a, check.pc) for each target architecture.
+foreign_archs=(arm64 ppc64el)
+if [ "$cross" = 1 ]; then
+	packages+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+		gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross qemu-user
+		check:arm64 libsubunit-dev:arm64
+		check:ppc64el libsubunit-dev:ppc64el)
+fi
+
+native_arch=$(dpkg --print-architecture)
+# A name without an architecture means the native one (or "all"); once
+# foreign architectures are added, dpkg-query lists every instance of a
+# name, so pick the one that is meant.
+installed() {
+	local want="$1"
+	case "$want" in *:*) ;; *) want="$want:$native_arch" ;; esac
+	dpkg-query -W -f='${binary:Package}:${Architecture} ${db:Status-Status}\n' "$1" 2>/dev/null |
+		awk -v want="$want" -v bare="$1" '
+			{ split($1, a, ":"); name = a[1]; arch = a[length(a)] }
+			$2 == "installed" && (name ":" arch == want || (arch == "all" && name == bare)) { ok = 1 }
+			END { exit !ok }'
+}
+
+missing=()
+for p in "${packages[@]}"; do
+	installed "$p" || missing+=("$p")
+done
+
+missing_archs=()
+if [ "$cross" = 1 ]; then
+	have_archs=" $(dpkg --print-foreign-architectures | tr '\n' ' ') "
+	for a in "${foreign_archs[@]}"; do
+		case "$have_archs" in *" $a "*) ;; *) missing_archs+=("$a") ;; esac
+	done
+fi
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_archs[@]} -eq 0 ]; then
+	note "nothing to install ($([ "$cross" = 1 ] && echo 'native and cross' || echo native) packages present)"
+	exit 0
+fi
+
+if [ "$check_only" = 1 ]; then
+	[ ${#missing_archs[@]} -eq 0 ] || note "missing dpkg architectures: ${missing_archs[*]}"
+	[ ${#missing[@]} -eq 0 ] || note "missing packages: ${missing[*]}"
+	exit 1
+fi
+
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null 2>&1 || die "not root and no sudo: install as root: ${missing[*]}"
+	sudo=(sudo)
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if [ ${#missing_archs[@]} -gt 0 ]; then
+	note "adding dpkg architectures: ${missing_archs[*]}"
+	# dpkg takes one architecture per --add-architecture.
+	for a in "${missing_archs[@]}"; do
+		"${sudo[@]}" dpkg --add-architecture "$a" ||
+			die "dpkg --add-architecture $a failed"
+	done
+fi
+
+note "installing: ${missing[*]}"
+log=$(mktemp "${TMPDIR:-/tmp}/bootstrap.XXXXXX")
+trap 'rm -f "$log"' EXIT
+run_logged() {
+	if ! "$@" >"$log" 2>&1; then
+		cat "$log" >&2
+		die "failed: $*"
+	fi
+	# apt-get update exits 0 on some fetch failures; show its warnings.
+	grep -E '^(W|E): ' "$log" >&2 || true
+}
+run_logged "${sudo[@]}" apt-get update
+run_logged "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+still=()
+for p in "${packages[@]}"; do
+	installed "$p" || still+=("$p")
+done
+[ ${#still[@]} -eq 0 ] || die "still not installed after apt-get: ${still[*]}"
+note "done"
