@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# tools/test-all.sh [--leg NAME]... [--list] [--wipe] [--keep-going|--fail-fast]
+#
+# The whole test matrix of lfht, one "leg" per configuration, each in its own
+# build directory under build-ci/<leg> (reruns are incremental):
+#
+#   release   gcc, buildtype=release (no debug checks), both flavours, the
+#             bench-smoke suite and the docs (when doxygen is installed)
+#   debug     gcc, buildtype=debugoptimized, debug_checks=true: the default
+#             build; runs the misuse (abort-with-a-message) tests
+#   tsan      clang, ThreadSanitizer; any report fails its test
+#   asan      gcc, AddressSanitizer + UndefinedBehaviorSanitizer, leaks fail
+#   aarch64   cross gcc, static, under qemu-aarch64 (tools/cross/)
+#   ppc64le   cross gcc, static, under qemu-ppc64le (tools/cross/)
+#
+# Each leg prints a banner, its test results and its wall time; the end is a
+# summary table and a last line "N passed, N failed" counting legs. Exits
+# non-zero when any leg failed. Logs: build-ci/logs/<leg>.log.
+#
+#   --leg NAME   run only this leg (repeatable; default: all of them)
+#   --list       print the legs and exit
+#   --wipe       delete each selected leg's build directory first
+#   --fail-fast  stop at the first failed leg (default: run every leg)
+#
+# Environment: RCU_STRESS_SECONDS / LFHT_STRESS_SECONDS, when set, override
+# the per-leg stress durations below. Missing tools (cross compilers, qemu,
+# clang) make a leg fail with a hint to run tools/bootstrap.sh [--cross].
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+
+all_legs=(release debug tsan asan aarch64 ppc64le)
+ci_dir=build-ci
+log_dir=$ci_dir/logs
+jobs=2
+
+legs=()
+wipe=0
+fail_fast=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--leg) [ $# -ge 2 ] || { echo "test-all.sh: --leg needs a name" >&2; exit 2; }
+	       legs+=("$2"); shift ;;
+	--leg=*) legs+=("${1#--leg=}") ;;
+	--list) printf '%s\n' "${all_legs[@]}"; exit 0 ;;
+	--wipe) wipe=1 ;;
+	--fail-fast) fail_fast=1 ;;
+	--keep-going) fail_fast=0 ;;
+	-h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "test-all.sh: unknown option '$1' (try --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+[ ${#legs[@]} -gt 0 ] || legs=("${all_legs[@]}")
+for leg in "${legs[@]}"; do
+	case " ${all_legs[*]} " in *" $leg "*) ;; *)
+		echo "test-all.sh: unknown leg '$leg' (legs: ${all_legs[*]})" >&2; exit 2 ;;
+	esac
+done
+
+mkdir -p "$log_dir"
+
+# Options that every leg shares: warnings are errors everywhere (the
+# project default, restated so a stale build dir cannot drift).
+common_opts=(-Dwerror=true -Dtests=enabled)
+
+have() { command -v "$1" >/dev/null 2>&1; }
+
+# leg_config LEG: sets cc, opts, env_vars, timeout_mult, needs for one leg.
+leg_config() {
+	cc=gcc
+	opts=("${common_opts[@]}" -Dbenchmarks=disabled -Ddocs=disabled)
+	env_vars=()
+	timeout_mult=1
+	needs=(gcc)
+	cross=""
+	case "$1" in
+	release)
+		local docs=disabled
+		have doxygen && docs=enabled
+		opts=("${common_opts[@]}" --buildtype=release -Ddebug_checks=false
+		      -Dbenchmarks=enabled -Ddocs=$docs)
+		;;
+	debug)
+		opts+=(--buildtype=debugoptimized -Ddebug_checks=true)
+		;;
+	tsan)
+		cc=clang
+		needs=(clang)
+		opts+=(--buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false)
+		# exitcode: a report fails the test even when the program
+		# would have exited 0; halt_on_error stops at the first one.
+		env_vars=("TSAN_OPTIONS=halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+			  RCU_STRESS_SECONDS=1 LFHT_STRESS_SECONDS=1)
+		timeout_mult=3
+		;;
+	asan)
+		opts+=(--buildtype=debugoptimized -Db_sanitize=address,undefined
+		       -Db_lundef=false -Dc_args=-fno-sanitize-recover=all)
+		env_vars=(ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:print_summary=1
+			  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:print_summary=1
+			  RCU_STRESS_SECONDS=1 LFHT_STRESS_SECONDS=1)
+		timeout_mult=3
+		;;
+	aarch64)
+		cc=""
+		cross=tools/cross/aarch64-linux-gnu.ini
+		needs=(aarch64-linux-gnu-gcc qemu-aarch64)
+		opts+=(--cross-file "$cross" --buildtype=debugoptimized)
+		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
+		timeout_mult=2
+		;;
+	ppc64le)
+		cc=""
+		cross=tools/cross/ppc64le-linux-gnu.ini
+		needs=(powerpc64le-linux-gnu-gcc qemu-ppc64le)
+		opts+=(--cross-file "$cross" --buildtype=debugoptimized)
+		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
+		timeout_mult=2
+		;;
+	esac
+	# An explicit duration from the caller wins over the leg's.
+	local i
+	for i in "${!env_vars[@]}"; do
+		case "${env_vars[$i]}" in
+		RCU_STRESS_SECONDS=*) [ -z "${RCU_STRESS_SECONDS:-}" ] || env_vars[$i]=RCU_STRESS_SECONDS=$RCU_STRESS_SECONDS ;;
+		LFHT_STRESS_SECONDS=*) [ -z "${LFHT_STRESS_SECONDS:-}" ] || env_vars[$i]=LFHT_STRESS_SECONDS=$LFHT_STRESS_SECONDS ;;
+		esac
+	done
+}
+
+leg_describe() {
+	case "$1" in
+	release) echo "gcc, buildtype=release, bench-smoke + docs" ;;
+	debug)   echo "gcc, debugoptimized, debug_checks=true (misuse tests)" ;;
+	tsan)    echo "clang, -Db_sanitize=thread" ;;
+	asan)    echo "gcc, -Db_sanitize=address,undefined, leaks fail" ;;
+	aarch64) echo "aarch64-linux-gnu-gcc -static, qemu-aarch64" ;;
+	ppc64le) echo "powerpc64le-linux-gnu-gcc -static, qemu-ppc64le" ;;
+	esac
+}
+
+banner() {
+	local line="=============================================================================="
+	printf '\n%s\n== %s\n%s\n' "$line" "$*" "$line"
+}
+
+# run_step LOG DESC CMD...: runs a quiet step; on failure shows its output.
+run_step() {
+	local log="$1" desc="$2"
+	shift 2
+	echo "-- $desc: $*" >>"$log"
+	if "$@" >>"$log.step" 2>&1; then
+		cat "$log.step" >>"$log"; rm -f "$log.step"
+		return 0
+	fi
+	cat "$log.step" >>"$log"
+	echo "-- $desc FAILED; last lines of its output:"
+	tail -n 60 "$log.step" | sed 's/^/   | /'
+	rm -f "$log.step"
+	return 1
+}
+
+# count_tests DIR: number of tests the last meson test run executed.
+count_tests() {
+	local f="$1/meson-logs/testlog.json"
+	if [ -f "$f" ]; then wc -l <"$f"; else echo 0; fi
+}
+
+# run_leg LEG: configure, build and test one leg. Returns non-zero on failure.
+run_leg() {
+	local leg="$1" dir="$ci_dir/$1" log="$log_dir/$1.log"
+	leg_config "$leg"
+	: >"$log"
+
+	local tool
+	for tool in "${needs[@]}"; do
+		if ! have "$tool"; then
+			echo "-- $tool not found: run tools/bootstrap.sh$([ -n "$cross" ] && echo ' --cross')"
+			return 1
+		fi
+	done
+
+	[ "$wipe" = 0 ] || rm -rf "$dir"
+	# A directory a failed first configure left behind cannot be
+	# reconfigured: start it afresh.
+	if [ -d "$dir" ] && [ ! -f "$dir/meson-private/coredata.dat" ]; then
+		rm -rf "$dir"
+	fi
+	# Cross legs take their compiler from the cross file, not from CC.
+	local setup=(env)
+	[ -z "$cc" ] || setup+=(CC="$cc")
+	setup+=(meson setup)
+	[ ! -d "$dir" ] || setup+=(--reconfigure)
+	setup+=("$dir" "${opts[@]}")
+	echo "-- configure: ${cc:+CC=$cc }${opts[*]}"
+	run_step "$log" configure "${setup[@]}" || return 1
+
+	echo "-- build"
+	run_step "$log" build meson compile -C "$dir" -j "$jobs" || return 1
+
+	echo "-- test: ${env_vars[*]} meson test --timeout-multiplier $timeout_mult"
+	local rc=0
+	rm -f "$dir/meson-logs/testlog.json"
+	# pipefail: rc is meson test's status (tee does not fail).
+	env "${env_vars[@]}" meson test -C "$dir" --num-processes "$jobs" \
+		--print-errorlogs --timeout-multiplier "$timeout_mult" 2>&1 |
+		tee -a "$log" || rc=$?
+	[ "$rc" = 0 ] || { echo "-- meson test failed (exit $rc); full log: $dir/meson-logs/testlog.txt"; return 1; }
+	local n
+	n=$(count_tests "$dir")
+	if [ "$n" -eq 0 ]; then
+		echo "-- no test ran in this leg: counted as a failure"
+		return 1
+	fi
+	echo "-- $n tests ran"
+}
+
+results=()
+passed=0
+failed=0
+total_start=$(date +%s)
+for leg in "${legs[@]}"; do
+	banner "leg $leg: $(leg_describe "$leg")  [$(date -u +%H:%M:%S) UTC]"
+	start=$(date +%s)
+	if run_leg "$leg"; then
+		result=PASS
+		passed=$((passed + 1))
+	else
+		result=FAIL
+		failed=$((failed + 1))
+	fi
+	secs=$(( $(date +%s) - start ))
+	echo "-- leg $leg: $result in ${secs}s"
+	results+=("$(printf '%-10s %-5s %6ss' "$leg" "$result" "$secs")")
+	if [ "$result" = FAIL ] && [ "$fail_fast" = 1 ]; then
+		break
+	fi
+done
+
+banner "summary ($(( $(date +%s) - total_start ))s in all)"
+printf '%-10s %-5s %7s\n' leg result time
+printf '%s\n' "${results[@]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
