@@ -23,6 +23,9 @@
 #   --list       print the legs and exit
 #   --wipe       delete each selected leg's build directory first
 #   --fail-fast  stop at the first failed leg (default: run every leg)
+#   --source DIR run the legs on another meson project (e.g. rcu, to test
+#                the RCU core alone); its build dirs are build-ci/<name>-<leg>
+#                and -D options it does not declare are left out
 #
 # Environment: RCU_STRESS_SECONDS / LFHT_STRESS_SECONDS, when set, override
 # the per-leg stress durations below. Missing tools (cross compilers, qemu,
@@ -39,6 +42,7 @@ jobs=2
 
 legs=()
 wipe=0
+source_dir=.
 fail_fast=0
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -47,6 +51,8 @@ while [ $# -gt 0 ]; do
 	--leg=*) legs+=("${1#--leg=}") ;;
 	--list) printf '%s\n' "${all_legs[@]}"; exit 0 ;;
 	--wipe) wipe=1 ;;
+	--source) [ $# -ge 2 ] || { echo "test-all.sh: --source needs a directory" >&2; exit 2; }
+	          source_dir="$2"; shift ;;
 	--fail-fast) fail_fast=1 ;;
 	--keep-going) fail_fast=0 ;;
 	-h|--help) sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -61,7 +67,29 @@ for leg in "${legs[@]}"; do
 	esac
 done
 
+[ -f "$source_dir/meson.build" ] || { echo "test-all.sh: no meson.build in '$source_dir'" >&2; exit 2; }
+prefix=""
+[ "$source_dir" = . ] || prefix="$(basename "$(cd "$source_dir" && pwd)")-"
 mkdir -p "$log_dir"
+
+# project_has_option NAME: whether the project being tested declares NAME.
+project_has_option() {
+	grep -q "option('$1'" "$source_dir/meson_options.txt" 2>/dev/null
+}
+
+# Drops -DNAME=... for options the project does not declare.
+filter_opts() {
+	local o name kept=()
+	for o in "${opts[@]}"; do
+		case "$o" in
+		-Db_*|-Dc_*|-Dwerror=*) kept+=("$o") ;;
+		-D*=*) name=${o#-D}; name=${name%%=*}
+		       ! project_has_option "$name" || kept+=("$o") ;;
+		*) kept+=("$o") ;;
+		esac
+	done
+	opts=("${kept[@]}")
+}
 
 # Options that every leg shares: warnings are errors everywhere (the
 # project default, restated so a stale build dir cannot drift).
@@ -107,7 +135,7 @@ leg_config() {
 		;;
 	aarch64)
 		cc=""
-		cross=tools/cross/aarch64-linux-gnu.ini
+		cross=$here/tools/cross/aarch64-linux-gnu.ini
 		needs=(aarch64-linux-gnu-gcc qemu-aarch64)
 		opts+=(--cross-file "$cross" --buildtype=debugoptimized)
 		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
@@ -115,7 +143,7 @@ leg_config() {
 		;;
 	ppc64le)
 		cc=""
-		cross=tools/cross/ppc64le-linux-gnu.ini
+		cross=$here/tools/cross/ppc64le-linux-gnu.ini
 		needs=(powerpc64le-linux-gnu-gcc qemu-ppc64le)
 		opts+=(--cross-file "$cross" --buildtype=debugoptimized)
 		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
@@ -172,8 +200,9 @@ count_tests() {
 
 # run_leg LEG: configure, build and test one leg. Returns non-zero on failure.
 run_leg() {
-	local leg="$1" dir="$ci_dir/$1" log="$log_dir/$1.log"
+	local leg="$1" dir="$ci_dir/$prefix$1" log="$log_dir/$prefix$1.log"
 	leg_config "$leg"
+	filter_opts
 	: >"$log"
 
 	local tool
@@ -195,7 +224,7 @@ run_leg() {
 	[ -z "$cc" ] || setup+=(CC="$cc")
 	setup+=(meson setup)
 	[ ! -d "$dir" ] || setup+=(--reconfigure)
-	setup+=("$dir" "${opts[@]}")
+	setup+=("$dir" "$source_dir" "${opts[@]}")
 	echo "-- configure: ${cc:+CC=$cc }${opts[*]}"
 	run_step "$log" configure "${setup[@]}" || return 1
 
