@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/lfht_test.h - what every table test shares: the flavour chosen at
+ * build time (-DTEST_FLAVOUR_QSBR or -DTEST_FLAVOUR_MEMB) behind
+ * flavour-neutral helpers, a test entry with a magic word that is poisoned
+ * when the entry is freed, hash and match functions, a counting allocator
+ * that can be told to fail, stress deadlines and bounded waits.
+ *
+ * Each test source defines _GNU_SOURCE before including this header.
+ */
+#ifndef LFHT_TEST_H
+#define LFHT_TEST_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#if defined(TEST_FLAVOUR_QSBR)
+#include <rcu/qsbr.h>
+#define TEST_FLAVOUR_NAME "qsbr"
+/* A QSBR thread announces quiescent states itself; memb needs nothing. */
+static inline void quiescent(void) { rcu_quiescent_state(); }
+static inline void test_offline(void) { rcu_thread_offline(); }
+static inline void test_online(void) { rcu_thread_online(); }
+/* QSBR read-side sections are empty: nothing to leave. */
+static inline void test_leave_read_sections(void) { }
+#elif defined(TEST_FLAVOUR_MEMB)
+#include <rcu/memb.h>
+#define TEST_FLAVOUR_NAME "memb"
+static inline void quiescent(void) { }
+static inline void test_offline(void) { }
+static inline void test_online(void) { }
+static inline void test_leave_read_sections(void)
+{
+	while (rcu_read_ongoing())
+		rcu_read_unlock();
+}
+#else
+#error "build with -DTEST_FLAVOUR_QSBR or -DTEST_FLAVOUR_MEMB"
+#endif
+
+#include <rcu/atomic.h>
+#include <lfht/lfht.h>
+#include <lfht/extensions.h>
+
+#include <check.h>
+
+/* ---- entries ----------------------------------------------------------- */
+
+#define TEST_MAGIC_LIVE 0x4c464854u	/* "LFHT" */
+#define TEST_MAGIC_DEAD 0xdeadbeefu
+
+struct test_node {
+	struct cds_lfht_node node;
+	uint64_t key;
+	uint64_t value;
+	_Atomic(unsigned) magic;
+	struct rcu_head rcu;
+};
+
+/* Entries whose magic was not live when a reader or a match call saw them. */
+extern _Atomic(long) test_bad_magic;
+/* Entries allocated and not yet freed (directly or by call_rcu). */
+extern _Atomic(long) test_nodes_live;
+
+struct test_node *test_node_new(uint64_t key, uint64_t value);
+/* Frees at once: only for an entry no reader can reach (never published). */
+void test_node_free_now(struct test_node *tn);
+/* Frees after a grace period, poisoning the magic first. */
+void test_node_free_rcu(struct test_node *tn);
+/* Checks the magic; counts a bad one. Returns the entry or NULL. */
+struct test_node *test_node_of(struct cds_lfht_node *node);
+
+/* 64-bit mix of the key (splitmix64 finaliser). */
+unsigned long test_hash(uint64_t key);
+/* Maps each group of TEST_COLLIDE_GROUP consecutive keys to one hash. */
+#define TEST_COLLIDE_GROUP 4
+unsigned long test_collide_hash(uint64_t key);
+/* Match on key (a const uint64_t *); also checks the magic. */
+int test_match(struct cds_lfht_node *node, const void *key);
+
+/* Inside a read-side section: the entry of key, or NULL. */
+struct test_node *test_lookup(struct cds_lfht *ht, uint64_t key);
+/* Inside a read-side section: how many entries hold key. */
+unsigned long test_count_key(struct cds_lfht *ht, uint64_t key);
+/* Takes its own read-side section: count_nodes's exact count. */
+unsigned long test_count_nodes(struct cds_lfht *ht, long *before, long *after);
+/* Deletes every entry (own read-side sections) and frees them by call_rcu;
+ * returns how many. */
+unsigned long test_del_all(struct cds_lfht *ht);
+
+/* ---- counting allocator ----------------------------------------------- */
+
+struct test_alloc {
+	_Atomic(long) attempts;		/* zalloc calls, failed ones included */
+	_Atomic(long) allocs;		/* successful zalloc calls */
+	_Atomic(long) frees;
+	_Atomic(long) bytes_total;	/* sum of successful sizes */
+	_Atomic(long) bytes_outstanding;
+	_Atomic(long) bad_frees;	/* free with a size other than asked */
+	_Atomic(long) fail_at;		/* attempt number that fails; 0: none */
+	_Atomic(int) fail_all;		/* non-zero: every attempt fails */
+};
+
+extern struct test_alloc test_alloc;
+/* Zeroes the counters and installs the counting allocator. */
+void test_alloc_install(void);
+/* Restores the default allocator (counters stay readable). */
+void test_alloc_uninstall(void);
+
+/* ---- time, threads, waits --------------------------------------------- */
+
+/* LFHT_STRESS_SECONDS (strtod), default 2 s. */
+double test_stress_seconds(void);
+double test_now(void);
+/* Polls cond(arg) for up to seconds, offline between polls; true if met. */
+bool test_wait_until(bool (*cond)(void *arg), void *arg, double seconds);
+/* pthread_join while offline, so a QSBR grace period never waits on us. */
+void test_join(pthread_t thread);
+void test_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+/* A small per-thread generator (xorshift64*). */
+uint64_t test_rand(uint64_t *state);
+/* Yields the CPU from a spin loop, quiescent first. */
+void test_spin_pause(void);
+
+/* Rounds in lock-step: the main thread opens round r, workers run it and
+ * report done. */
+struct test_rounds {
+	_Atomic(long) round;	/* last round opened; -1: stop */
+	_Atomic(long) done;	/* total worker reports */
+};
+/* Worker side: waits for a round after last; returns it, or -1 to stop. */
+long test_rounds_wait(struct test_rounds *r, long last);
+void test_rounds_report(struct test_rounds *r);
+/* Main side: opens round, waits (bounded) for nr workers; false on timeout. */
+bool test_rounds_run(struct test_rounds *r, long round, long nr_workers);
+void test_rounds_stop(struct test_rounds *r);
+
+/* Builds a runner over suite and runs it; every test binary's main. */
+int test_main(Suite *suite);
+/* Appends a test case of one test with a timeout (seconds). */
+void test_add(Suite *s, const char *name, const TTest *test, double timeout);
+#define TEST_ADD(s, fn, timeout) test_add((s), #fn, fn, (timeout))
+
+#endif /* LFHT_TEST_H */

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/test_alloc.c - the table's memory through lfht_set_allocator(): every
+ * failing allocation of cds_lfht_new gives NULL/ENOMEM and leaks nothing, an
+ * empty table is small, and allocation failures during a resize leave the
+ * table correct and usable.
+ */
+#define _GNU_SOURCE
+#include "lfht_test.h"
+
+static long outstanding(void)
+{
+	return rcu_atomic_load(&test_alloc.bytes_outstanding, memory_order_relaxed);
+}
+
+static void set_fail_all(int on)
+{
+	rcu_atomic_store(&test_alloc.fail_all, on, memory_order_relaxed);
+}
+
+static void expect_all_freed(void)
+{
+	rcu_barrier();
+	ck_assert_int_eq(outstanding(), 0);
+	ck_assert_int_eq(rcu_atomic_load(&test_alloc.bad_frees, memory_order_relaxed), 0);
+	ck_assert_int_eq(rcu_atomic_load(&test_alloc.allocs, memory_order_relaxed),
+			 rcu_atomic_load(&test_alloc.frees, memory_order_relaxed));
+}
+
+static void fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	for (uint64_t k = from; k < to; k++) {
+		struct test_node *tn = test_node_new(k, 0);
+
+		rcu_read_lock();
+		cds_lfht_add(ht, test_hash(k), &tn->node);
+		rcu_read_unlock();
+		if (k % 512 == 0)
+			quiescent();
+	}
+}
+
+static unsigned long count_found(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	for (uint64_t k = from; k < to; k++)
+		n += test_lookup(ht, k) != NULL;
+	rcu_read_unlock();
+	return n;
+}
+
+static void new_fails_cleanly_at_every_allocation(unsigned long init, unsigned long min,
+						  unsigned long max, int flags)
+{
+	long n;
+
+	test_alloc_install();
+	for (n = 1; n < 10000; n++) {
+		struct cds_lfht *ht;
+
+		rcu_atomic_store(&test_alloc.attempts, 0, memory_order_relaxed);
+		rcu_atomic_store(&test_alloc.fail_at, n, memory_order_relaxed);
+		errno = 0;
+		ht = cds_lfht_new(init, min, max, flags, NULL);
+		if (ht != NULL) {
+			ck_assert_int_lt(rcu_atomic_load(&test_alloc.attempts,
+							 memory_order_relaxed), n);
+			fill(ht, 0, 100);
+			ck_assert_uint_eq(count_found(ht, 0, 100), 100);
+			test_del_all(ht);
+			ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+			expect_all_freed();
+			break;
+		}
+		ck_assert_msg(errno == ENOMEM, "allocation %ld failed: errno %d, not ENOMEM",
+			      n, errno);
+		expect_all_freed();
+	}
+	test_alloc_uninstall();
+	fprintf(stderr, "[%s] new(%lu, %lu, %lu, %d): %ld allocations, each failure clean\n",
+		TEST_FLAVOUR_NAME, init, min, max, flags, n - 1);
+	ck_assert_int_gt(n, 1);
+	ck_assert_int_lt(n, 10000);
+}
+
+START_TEST(new_fails_with_enomem_and_leaks_nothing_at_every_allocation)
+{
+	new_fails_cleanly_at_every_allocation(1, 1, 0, 0);
+	new_fails_cleanly_at_every_allocation(1, 1, 0, CDS_LFHT_AUTO_RESIZE);
+	new_fails_cleanly_at_every_allocation(
+		4, 4, 1024, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING);
+	new_fails_cleanly_at_every_allocation(1024, 64, 0, CDS_LFHT_ACCOUNTING);
+}
+END_TEST
+
+static long heap_cost(int flags)
+{
+	struct cds_lfht *ht;
+	long bytes, allocs;
+
+	test_alloc_install();
+	ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	ck_assert_ptr_nonnull(ht);
+	bytes = rcu_atomic_load(&test_alloc.bytes_total, memory_order_relaxed);
+	allocs = rcu_atomic_load(&test_alloc.allocs, memory_order_relaxed);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	expect_all_freed();
+	test_alloc_uninstall();
+	fprintf(stderr, "[%s] empty table heap cost, flags %d: %ld bytes in %ld allocations\n",
+		TEST_FLAVOUR_NAME, flags, bytes, allocs);
+	return bytes;
+}
+
+START_TEST(empty_table_heap_cost_is_at_most_256_bytes)
+{
+	long bytes = heap_cost(0);
+
+	ck_assert_int_gt(bytes, 0);
+	ck_assert_int_le(bytes, 256);
+}
+END_TEST
+
+START_TEST(empty_table_heap_cost_with_accounting_is_reported)
+{
+	long bytes = heap_cost(CDS_LFHT_ACCOUNTING);
+
+	ck_assert_int_gt(bytes, 0);
+	ck_assert_int_le(bytes, 1L << 20);
+	bytes = heap_cost(CDS_LFHT_ACCOUNTING | CDS_LFHT_AUTO_RESIZE);
+	ck_assert_int_gt(bytes, 0);
+	ck_assert_int_le(bytes, 1L << 20);
+}
+END_TEST
+
+START_TEST(table_frees_all_its_memory_after_use)
+{
+	struct cds_lfht *ht;
+
+	test_alloc_install();
+	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 5000);
+	cds_lfht_resize(ht, 4096);
+	cds_lfht_resize(ht, 2);
+	ck_assert_uint_eq(count_found(ht, 0, 5000), 5000);
+	ck_assert_uint_eq(test_del_all(ht), 5000);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	expect_all_freed();
+	test_alloc_uninstall();
+}
+END_TEST
+
+START_TEST(resize_with_failing_allocator_keeps_table_usable_then_reaches_size)
+{
+	struct cds_lfht *ht;
+	unsigned long size_during;
+
+	test_alloc_install();
+	ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 2000);
+
+	set_fail_all(1);
+	cds_lfht_resize(ht, 4096);
+	size_during = lfht_nr_buckets(ht);
+	ck_assert_uint_eq(count_found(ht, 0, 2000), 2000);
+	fill(ht, 2000, 2100);	/* adds still work while allocations fail */
+	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 2100);
+	set_fail_all(0);
+	fprintf(stderr, "[%s] resize to 4096 with every allocation failing: %lu buckets\n",
+		TEST_FLAVOUR_NAME, size_during);
+	ck_assert_uint_ge(size_during, 1);
+	ck_assert_uint_le(size_during, 4096);
+
+	cds_lfht_resize(ht, 4096);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 4096);
+	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+
+	/* A shrink while allocations fail, then one that may allocate. */
+	set_fail_all(1);
+	cds_lfht_resize(ht, 8);
+	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+	set_fail_all(0);
+	cds_lfht_resize(ht, 8);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 8);
+	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+
+	ck_assert_uint_eq(test_del_all(ht), 2100);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	expect_all_freed();
+	test_alloc_uninstall();
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+}
+END_TEST
+
+START_TEST(auto_resize_with_failing_allocator_keeps_all_keys)
+{
+	struct cds_lfht *ht;
+
+	test_alloc_install();
+	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+	ck_assert_ptr_nonnull(ht);
+	set_fail_all(1);
+	fill(ht, 0, 3000);
+	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	set_fail_all(0);
+	cds_lfht_resize(ht, 1024);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1024);
+	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
+	ck_assert_uint_eq(test_del_all(ht), 3000);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	expect_all_freed();
+	test_alloc_uninstall();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create(TEST_FLAVOUR_NAME);
+
+	TEST_ADD(s, new_fails_with_enomem_and_leaks_nothing_at_every_allocation, 60);
+	TEST_ADD(s, empty_table_heap_cost_is_at_most_256_bytes, 30);
+	TEST_ADD(s, empty_table_heap_cost_with_accounting_is_reported, 30);
+	TEST_ADD(s, table_frees_all_its_memory_after_use, 60);
+	TEST_ADD(s, resize_with_failing_allocator_keeps_table_usable_then_reaches_size, 60);
+	TEST_ADD(s, auto_resize_with_failing_allocator_keeps_all_keys, 60);
+	return test_main(s);
+}

@@ -1,0 +1,913 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/test_api.c - single-threaded semantics of every cds_lfht API member:
+ * argument checks of new, destroy's refusal and attr hand-back, del, the
+ * add family, replace, lookup, iteration, duplicates, counting. The two-thread
+ * del race lives here too (it pins del's return value).
+ */
+#define _GNU_SOURCE
+#include "lfht_test.h"
+
+/* Created by main() before any thread registers. */
+static struct cds_lfht *early_table;
+
+static struct test_node *add_key(struct cds_lfht *ht, uint64_t key)
+{
+	struct test_node *tn = test_node_new(key, 0);
+
+	rcu_read_lock();
+	cds_lfht_add(ht, test_hash(key), &tn->node);
+	rcu_read_unlock();
+	return tn;
+}
+
+static struct cds_lfht *fill(unsigned long init, int flags, uint64_t nr)
+{
+	struct cds_lfht *ht = cds_lfht_new(init, 1, 0, flags, NULL);
+
+	ck_assert_ptr_nonnull(ht);
+	for (uint64_t k = 0; k < nr; k++)
+		add_key(ht, k);
+	return ht;
+}
+
+static void empty_and_destroy(struct cds_lfht *ht)
+{
+	test_del_all(ht);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+}
+
+/* ---- cds_lfht_new ------------------------------------------------------ */
+
+START_TEST(new_works_before_any_thread_registers)
+{
+	struct cds_lfht *ht = early_table;
+
+	ck_assert_ptr_nonnull(ht);
+	add_key(ht, 7);
+	rcu_read_lock();
+	ck_assert_ptr_nonnull(test_lookup(ht, 7));
+	rcu_read_unlock();
+	empty_and_destroy(ht);
+	early_table = NULL;
+}
+END_TEST
+
+static void expect_einval(unsigned long init, unsigned long min, unsigned long max)
+{
+	struct cds_lfht *ht;
+
+	errno = 0;
+	ht = cds_lfht_new(init, min, max, 0, NULL);
+	ck_assert_msg(ht == NULL, "new(%lu, %lu, %lu) accepted", init, min, max);
+	ck_assert_msg(errno == EINVAL, "new(%lu, %lu, %lu): errno %d, not EINVAL",
+		      init, min, max, errno);
+}
+
+START_TEST(new_rejects_sizes_not_power_of_two_with_einval)
+{
+	expect_einval(0, 1, 0);
+	expect_einval(3, 1, 0);
+	expect_einval(12, 4, 0);
+	expect_einval(1, 0, 0);
+	expect_einval(1, 3, 0);
+	expect_einval(16, 6, 64);
+	expect_einval(1, 1, 3);
+	expect_einval(4, 4, 100);
+}
+END_TEST
+
+START_TEST(new_accepts_powers_of_two_and_unlimited_max)
+{
+	static const unsigned long sizes[][3] = {
+		{ 1, 1, 0 }, { 1, 1, 1 }, { 8, 4, 64 }, { 1024, 1, 0 },
+		{ 2, 2, 1UL << 20 }, { 64, 64, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct cds_lfht *ht = cds_lfht_new(sizes[i][0], sizes[i][1],
+						   sizes[i][2], 0, NULL);
+
+		ck_assert_msg(ht != NULL, "new(%lu, %lu, %lu) failed", sizes[i][0],
+			      sizes[i][1], sizes[i][2]);
+		ck_assert_uint_eq(lfht_nr_buckets(ht), sizes[i][0]);
+		ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	}
+}
+END_TEST
+
+/* ---- cds_lfht_destroy -------------------------------------------------- */
+
+START_TEST(destroy_non_empty_returns_eperm_and_table_still_works)
+{
+	struct cds_lfht *ht = fill(4, 0, 10);
+
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), -EPERM);
+	rcu_read_lock();
+	for (uint64_t k = 0; k < 10; k++)
+		ck_assert_ptr_nonnull(test_lookup(ht, k));
+	rcu_read_unlock();
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 10);
+	ck_assert_uint_eq(test_del_all(ht), 10);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+}
+END_TEST
+
+START_TEST(destroy_hands_back_attr)
+{
+	pthread_attr_t attr;
+	pthread_attr_t *back = NULL;
+	struct cds_lfht *ht;
+
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, &attr);
+	ck_assert_ptr_nonnull(ht);
+	ck_assert_int_eq(cds_lfht_destroy(ht, &back), 0);
+	ck_assert_ptr_eq(back, &attr);
+
+	back = &attr;
+	ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	ck_assert_ptr_nonnull(ht);
+	ck_assert_int_eq(cds_lfht_destroy(ht, &back), 0);
+	ck_assert_ptr_null(back);
+	pthread_attr_destroy(&attr);
+}
+END_TEST
+
+START_TEST(destroy_accepts_null_attr_out)
+{
+	pthread_attr_t attr;
+	struct cds_lfht *ht;
+
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	ht = cds_lfht_new(2, 1, 0, 0, &attr);
+	ck_assert_ptr_nonnull(ht);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	pthread_attr_destroy(&attr);
+}
+END_TEST
+
+/* ---- cds_lfht_del ------------------------------------------------------ */
+
+START_TEST(del_returns_zero_then_twice_returns_enoent)
+{
+	struct cds_lfht *ht = fill(4, 0, 5);
+	struct test_node *tn;
+	int first, second;
+	unsigned long before, after;
+
+	rcu_read_lock();
+	tn = test_lookup(ht, 3);
+	ck_assert_ptr_nonnull(tn);
+	first = cds_lfht_del(ht, &tn->node);
+	second = cds_lfht_del(ht, &tn->node);
+	rcu_read_unlock();
+	ck_assert_int_eq(first, 0);
+	ck_assert_int_eq(second, -ENOENT);
+	test_node_free_rcu(tn);
+
+	before = test_count_nodes(ht, NULL, NULL);
+	ck_assert_uint_eq(before, 4);
+	rcu_read_lock();
+	ck_assert_ptr_null(test_lookup(ht, 3));
+	rcu_read_unlock();
+	after = test_count_nodes(ht, NULL, NULL);
+	ck_assert_uint_eq(after, before);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(del_null_returns_enoent_and_table_unchanged)
+{
+	struct cds_lfht *ht = fill(4, 0, 5);
+	int ret;
+
+	rcu_read_lock();
+	ret = cds_lfht_del(ht, NULL);
+	rcu_read_unlock();
+	ck_assert_int_eq(ret, -ENOENT);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 5);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(del_of_replaced_node_returns_enoent)
+{
+	struct cds_lfht *ht = fill(4, 0, 3);
+	struct test_node *old, *nw = test_node_new(1, 1), *got;
+	uint64_t key = 1;
+	int ret;
+
+	rcu_read_lock();
+	old = test_lookup(ht, 1);
+	got = test_node_of(cds_lfht_add_replace(ht, test_hash(key), test_match,
+						&key, &nw->node));
+	ret = cds_lfht_del(ht, &old->node);
+	rcu_read_unlock();
+	ck_assert_ptr_eq(got, old);
+	ck_assert_int_eq(ret, -ENOENT);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3);
+	test_node_free_rcu(old);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+struct del_race {
+	struct cds_lfht *ht;
+	struct test_rounds rounds;
+	struct test_node *_Atomic victim;
+	_Atomic(int) results[2];
+};
+
+struct del_racer {
+	struct del_race *race;
+	int id;
+};
+
+static void *del_racer_main(void *arg)
+{
+	struct del_racer *me = arg;
+	struct del_race *race = me->race;
+	long round = 0;
+
+	rcu_register_thread();
+	while ((round = test_rounds_wait(&race->rounds, round)) > 0) {
+		/* Relaxed: ordered by the acquire in test_rounds_wait(). */
+		struct test_node *tn = rcu_atomic_load(&race->victim, memory_order_relaxed);
+		int ret;
+
+		rcu_read_lock();
+		ret = cds_lfht_del(race->ht, &tn->node);
+		rcu_read_unlock();
+		rcu_atomic_store(&race->results[me->id], ret, memory_order_relaxed);
+		test_rounds_report(&race->rounds);
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+START_TEST(del_race_of_two_threads_has_exactly_one_winner)
+{
+	struct del_race race = { .ht = cds_lfht_new(8, 1, 0, 0, NULL) };
+	struct del_racer racers[2] = { { &race, 0 }, { &race, 1 } };
+	pthread_t threads[2];
+	double end = test_now() + test_stress_seconds() / 2;
+	long round, bad = 0;
+
+	ck_assert_ptr_nonnull(race.ht);
+	for (uint64_t k = 1000; k < 1016; k++)
+		add_key(race.ht, k);	/* neighbours for the victims */
+	for (int i = 0; i < 2; i++)
+		test_start(&threads[i], del_racer_main, &racers[i]);
+	for (round = 1; round <= 20000 && (round < 20 || test_now() < end); round++) {
+		struct test_node *tn = add_key(race.ht, (uint64_t)round % 64);
+		int r0, r1;
+
+		rcu_atomic_store(&race.victim, tn, memory_order_relaxed);
+		ck_assert(test_rounds_run(&race.rounds, round, 2));
+		r0 = rcu_atomic_load(&race.results[0], memory_order_relaxed);
+		r1 = rcu_atomic_load(&race.results[1], memory_order_relaxed);
+		if (!((r0 == 0 && r1 == -ENOENT) || (r0 == -ENOENT && r1 == 0)))
+			bad++;
+		test_node_free_rcu(tn);
+		quiescent();
+	}
+	test_rounds_stop(&race.rounds);
+	for (int i = 0; i < 2; i++)
+		test_join(threads[i]);
+	fprintf(stderr, "[%s] del race: %ld rounds\n", TEST_FLAVOUR_NAME, round - 1);
+	ck_assert_int_eq(bad, 0);
+	ck_assert_int_ge(round - 1, 20);
+	ck_assert_uint_eq(test_count_nodes(race.ht, NULL, NULL), 16);
+	empty_and_destroy(race.ht);
+}
+END_TEST
+
+/* ---- add family -------------------------------------------------------- */
+
+START_TEST(add_allows_duplicates_and_for_each_duplicate_sees_all)
+{
+	struct cds_lfht *ht = cds_lfht_new(4, 1, 0, 0, NULL);
+	struct test_node *dups[5];
+	uint64_t key = 42;
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	int seen[5] = { 0 }, total = 0;
+
+	ck_assert_ptr_nonnull(ht);
+	for (int i = 0; i < 5; i++) {
+		dups[i] = test_node_new(key, (uint64_t)i);
+		rcu_read_lock();
+		cds_lfht_add(ht, test_hash(key), &dups[i]->node);
+		rcu_read_unlock();
+	}
+	add_key(ht, 41);
+	add_key(ht, 43);
+	rcu_read_lock();
+	cds_lfht_for_each_duplicate(ht, test_hash(key), test_match, &key, &iter, node) {
+		struct test_node *tn = test_node_of(node);
+
+		ck_assert_uint_eq(tn->key, key);
+		ck_assert_ptr_eq(dups[tn->value], tn);
+		seen[tn->value]++;
+		total++;
+	}
+	rcu_read_unlock();
+	ck_assert_int_eq(total, 5);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(seen[i], 1);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 7);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(add_unique_returns_node_then_existing_on_conflict)
+{
+	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
+	struct test_node *a = test_node_new(5, 1), *b = test_node_new(5, 2);
+	struct cds_lfht_node *ra, *rb;
+	uint64_t key = 5;
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	ra = cds_lfht_add_unique(ht, test_hash(key), test_match, &key, &a->node);
+	rb = cds_lfht_add_unique(ht, test_hash(key), test_match, &key, &b->node);
+	rcu_read_unlock();
+	ck_assert_ptr_eq(ra, &a->node);
+	ck_assert_ptr_eq(rb, &a->node);
+	rcu_read_lock();
+	ck_assert_uint_eq(test_count_key(ht, key), 1);
+	ck_assert_ptr_eq(test_lookup(ht, key), a);
+	rcu_read_unlock();
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 1);
+	test_node_free_now(b);	/* never published */
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(add_unique_treats_colliding_hash_with_other_key_as_distinct)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct cds_lfht_node *ret[TEST_COLLIDE_GROUP];
+	struct test_node *tn[TEST_COLLIDE_GROUP];
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	for (uint64_t k = 0; k < TEST_COLLIDE_GROUP; k++) {
+		tn[k] = test_node_new(k, 0);
+		ret[k] = cds_lfht_add_unique(ht, test_collide_hash(k), test_match, &k,
+					     &tn[k]->node);
+	}
+	rcu_read_unlock();
+	for (uint64_t k = 0; k < TEST_COLLIDE_GROUP; k++)
+		ck_assert_ptr_eq(ret[k], &tn[k]->node);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), TEST_COLLIDE_GROUP);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(add_replace_returns_null_then_old_and_lookup_gives_new)
+{
+	struct cds_lfht *ht = cds_lfht_new(4, 1, 0, 0, NULL);
+	struct test_node *a = test_node_new(9, 1), *b = test_node_new(9, 2);
+	struct cds_lfht_node *ra, *rb;
+	struct test_node *found;
+	int a_deleted, b_deleted;
+	uint64_t key = 9;
+
+	ck_assert_ptr_nonnull(ht);
+	add_key(ht, 8);
+	rcu_read_lock();
+	ra = cds_lfht_add_replace(ht, test_hash(key), test_match, &key, &a->node);
+	rb = cds_lfht_add_replace(ht, test_hash(key), test_match, &key, &b->node);
+	found = test_lookup(ht, key);
+	a_deleted = cds_lfht_is_node_deleted(&a->node);
+	b_deleted = cds_lfht_is_node_deleted(&b->node);
+	rcu_read_unlock();
+	ck_assert_ptr_null(ra);
+	ck_assert_ptr_eq(rb, &a->node);
+	ck_assert_ptr_eq(found, b);
+	ck_assert_int_ne(a_deleted, 0);
+	ck_assert_int_eq(b_deleted, 0);
+	test_node_free_rcu(a);
+	rcu_read_lock();
+	ck_assert_uint_eq(test_count_key(ht, key), 1);
+	rcu_read_unlock();
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 2);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+/* ---- cds_lfht_replace -------------------------------------------------- */
+
+START_TEST(replace_succeeds_and_lookup_gives_new)
+{
+	struct cds_lfht *ht = fill(4, 0, 8);
+	struct test_node *old, *nw = test_node_new(3, 99), *found;
+	struct cds_lfht_iter iter;
+	uint64_t key = 3;
+	int ret, old_deleted;
+
+	rcu_read_lock();
+	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
+	old = test_node_of(cds_lfht_iter_get_node(&iter));
+	ret = cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key, &nw->node);
+	found = test_lookup(ht, key);
+	old_deleted = cds_lfht_is_node_deleted(&old->node);
+	rcu_read_unlock();
+	ck_assert_ptr_nonnull(old);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_ptr_eq(found, nw);
+	ck_assert_int_ne(old_deleted, 0);
+	test_node_free_rcu(old);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 8);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(replace_of_missing_node_returns_enoent)
+{
+	struct cds_lfht *ht = fill(4, 0, 4);
+	struct test_node *nw = test_node_new(77, 0);
+	struct cds_lfht_iter iter;
+	uint64_t key = 77;
+	int ret;
+
+	rcu_read_lock();
+	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
+	ck_assert_ptr_null(cds_lfht_iter_get_node(&iter));
+	ret = cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key, &nw->node);
+	rcu_read_unlock();
+	ck_assert_int_eq(ret, -ENOENT);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 4);
+	test_node_free_now(nw);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(replace_of_deleted_node_returns_enoent)
+{
+	struct cds_lfht *ht = fill(4, 0, 4);
+	struct test_node *old, *nw = test_node_new(2, 0);
+	struct cds_lfht_iter iter;
+	uint64_t key = 2;
+	int del, ret;
+
+	rcu_read_lock();
+	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
+	old = test_node_of(cds_lfht_iter_get_node(&iter));
+	del = cds_lfht_del(ht, &old->node);
+	ret = cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key, &nw->node);
+	rcu_read_unlock();
+	ck_assert_int_eq(del, 0);
+	ck_assert_int_eq(ret, -ENOENT);
+	test_node_free_rcu(old);
+	rcu_read_lock();
+	ck_assert_ptr_null(test_lookup(ht, key));
+	rcu_read_unlock();
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3);
+	test_node_free_now(nw);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(replace_with_key_mismatch_returns_einval)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct test_node *old = test_node_new(0, 0), *nw = test_node_new(1, 0);
+	struct cds_lfht_iter iter;
+	uint64_t key0 = 0, key1 = 1;
+	int same_hash, other_hash;
+
+	/* Keys 0 and 1 share test_collide_hash(): only the key differs. */
+	ck_assert_ptr_nonnull(ht);
+	ck_assert_uint_eq(test_collide_hash(0), test_collide_hash(1));
+	rcu_read_lock();
+	cds_lfht_add(ht, test_collide_hash(0), &old->node);
+	cds_lfht_lookup(ht, test_collide_hash(0), test_match, &key0, &iter);
+	ck_assert_ptr_eq(cds_lfht_iter_get_node(&iter), &old->node);
+	same_hash = cds_lfht_replace(ht, &iter, test_collide_hash(1), test_match,
+				     &key1, &nw->node);
+	other_hash = cds_lfht_replace(ht, &iter, test_collide_hash(1) ^ 1, test_match,
+				      &key0, &nw->node);
+	rcu_read_unlock();
+	ck_assert_int_eq(same_hash, -EINVAL);
+	ck_assert_int_eq(other_hash, -EINVAL);
+	rcu_read_lock();
+	ck_assert_int_eq(cds_lfht_is_node_deleted(&old->node), 0);
+	cds_lfht_lookup(ht, test_collide_hash(0), test_match, &key0, &iter);
+	ck_assert_ptr_eq(cds_lfht_iter_get_node(&iter), &old->node);
+	rcu_read_unlock();
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 1);
+	test_node_free_now(nw);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+/* ---- lookup, iteration ------------------------------------------------- */
+
+START_TEST(lookup_hits_and_misses_give_node_or_null)
+{
+	struct cds_lfht *ht = fill(16, 0, 100);
+	int hits = 0, misses = 0;
+
+	rcu_read_lock();
+	for (uint64_t k = 0; k < 200; k++) {
+		struct test_node *tn = test_lookup(ht, k);
+
+		if (tn != NULL && tn->key == k)
+			hits++;
+		if (tn == NULL)
+			misses++;
+	}
+	rcu_read_unlock();
+	ck_assert_int_eq(hits, 100);
+	ck_assert_int_eq(misses, 100);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(lookup_of_colliding_hash_with_other_key_misses)
+{
+	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
+	struct test_node *tn = test_node_new(1, 0);
+	struct cds_lfht_iter iter;
+	uint64_t k1 = 1, k2 = 2;
+	struct cds_lfht_node *hit, *miss;
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	cds_lfht_add(ht, test_collide_hash(k1), &tn->node);
+	cds_lfht_lookup(ht, test_collide_hash(k1), test_match, &k1, &iter);
+	hit = cds_lfht_iter_get_node(&iter);
+	cds_lfht_lookup(ht, test_collide_hash(k2), test_match, &k2, &iter);
+	miss = cds_lfht_iter_get_node(&iter);
+	rcu_read_unlock();
+	ck_assert_ptr_eq(hit, &tn->node);
+	ck_assert_ptr_null(miss);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(first_of_empty_table_is_null)
+{
+	struct cds_lfht *ht = cds_lfht_new(64, 1, 0, 0, NULL);
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	cds_lfht_first(ht, &iter);
+	ck_assert_ptr_null(cds_lfht_iter_get_node(&iter));
+	cds_lfht_for_each(ht, &iter, node)
+		n++;
+	rcu_read_unlock();
+	ck_assert_int_eq(n, 0);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+}
+END_TEST
+
+#define ITER_KEYS 300
+
+START_TEST(first_next_visit_every_node_once_never_a_bucket)
+{
+	struct cds_lfht *ht = fill(256, 0, ITER_KEYS);	/* many buckets per key */
+	struct cds_lfht_iter iter;
+	int seen[ITER_KEYS] = { 0 }, total = 0, foreign = 0;
+
+	rcu_read_lock();
+	for (cds_lfht_first(ht, &iter); cds_lfht_iter_get_node(&iter) != NULL;
+	     cds_lfht_next(ht, &iter)) {
+		struct test_node *tn = test_node_of(cds_lfht_iter_get_node(&iter));
+
+		if (tn->key < ITER_KEYS)
+			seen[tn->key]++;
+		else
+			foreign++;
+		total++;
+		if (total > 2 * ITER_KEYS)
+			break;
+	}
+	rcu_read_unlock();
+	ck_assert_int_eq(foreign, 0);
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+	ck_assert_int_eq(total, ITER_KEYS);
+	for (int k = 0; k < ITER_KEYS; k++)
+		ck_assert_int_eq(seen[k], 1);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(for_each_and_for_each_entry_visit_every_node_once)
+{
+	struct cds_lfht *ht = fill(8, 0, ITER_KEYS);
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	struct test_node *pos;
+	int seen[ITER_KEYS] = { 0 }, seen_entry[ITER_KEYS] = { 0 };
+	int total = 0, total_entry = 0;
+
+	rcu_read_lock();
+	cds_lfht_for_each(ht, &iter, node) {
+		struct test_node *tn = test_node_of(node);
+
+		if (tn->key < ITER_KEYS)
+			seen[tn->key]++;
+		total++;
+	}
+	cds_lfht_for_each_entry(ht, &iter, pos, node) {
+		test_node_of(&pos->node);
+		if (pos->key < ITER_KEYS)
+			seen_entry[pos->key]++;
+		total_entry++;
+	}
+	rcu_read_unlock();
+	ck_assert_int_eq(total, ITER_KEYS);
+	ck_assert_int_eq(total_entry, ITER_KEYS);
+	for (int k = 0; k < ITER_KEYS; k++) {
+		ck_assert_int_eq(seen[k], 1);
+		ck_assert_int_eq(seen_entry[k], 1);
+	}
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(iteration_skips_deleted_nodes)
+{
+	struct cds_lfht *ht = fill(4, 0, 50);
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	int total = 0, odd = 0;
+
+	for (uint64_t k = 0; k < 50; k += 2) {
+		struct test_node *tn;
+		int ret;
+
+		rcu_read_lock();
+		tn = test_lookup(ht, k);
+		ret = cds_lfht_del(ht, &tn->node);
+		rcu_read_unlock();
+		ck_assert_int_eq(ret, 0);
+		test_node_free_rcu(tn);
+	}
+	rcu_read_lock();
+	cds_lfht_for_each(ht, &iter, node) {
+		total++;
+		odd += (int)(test_node_of(node)->key & 1);
+	}
+	rcu_read_unlock();
+	ck_assert_int_eq(total, 25);
+	ck_assert_int_eq(odd, 25);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+/* Keys 0..15 in 4 groups sharing a hash; key 5 three more times. */
+static struct cds_lfht *fill_collisions(void)
+{
+	struct cds_lfht *ht = cds_lfht_new(4, 1, 0, 0, NULL);
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	for (uint64_t k = 0; k < 16; k++) {
+		struct test_node *tn = test_node_new(k, 0);
+
+		cds_lfht_add(ht, test_collide_hash(k), &tn->node);
+	}
+	for (uint64_t i = 1; i <= 3; i++) {
+		struct test_node *tn = test_node_new(5, i);
+
+		cds_lfht_add(ht, test_collide_hash(5), &tn->node);
+	}
+	rcu_read_unlock();
+	return ht;
+}
+
+START_TEST(next_duplicate_gives_exactly_matching_nodes_among_colliding_keys)
+{
+	struct cds_lfht *ht = fill_collisions();
+	struct cds_lfht_iter iter;
+	uint64_t key = 5;
+	int values[4] = { 0 }, n = 0, wrong = 0;
+
+	rcu_read_lock();
+	cds_lfht_lookup(ht, test_collide_hash(key), test_match, &key, &iter);
+	while (cds_lfht_iter_get_node(&iter) != NULL) {
+		struct test_node *tn = test_node_of(cds_lfht_iter_get_node(&iter));
+
+		if (tn->key != key || tn->value > 3)
+			wrong++;
+		else
+			values[tn->value]++;
+		n++;
+		cds_lfht_next_duplicate(ht, test_match, &key, &iter);
+	}
+	rcu_read_unlock();
+	ck_assert_int_eq(wrong, 0);
+	ck_assert_int_eq(n, 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(values[i], 1);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(for_each_duplicate_and_entry_duplicate_see_only_the_key)
+{
+	struct cds_lfht *ht = fill_collisions();
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	struct test_node *pos;
+
+	for (uint64_t key = 0; key < 17; key++) {
+		unsigned long want = key == 5 ? 4 : key < 16 ? 1 : 0;
+		unsigned long n = 0, n_entry = 0, wrong = 0;
+
+		rcu_read_lock();
+		cds_lfht_for_each_duplicate(ht, test_collide_hash(key), test_match,
+					    &key, &iter, node) {
+			wrong += test_node_of(node)->key != key;
+			n++;
+		}
+		cds_lfht_for_each_entry_duplicate(ht, test_collide_hash(key), test_match,
+						  &key, &iter, pos, node) {
+			wrong += pos->key != key;
+			n_entry++;
+		}
+		rcu_read_unlock();
+		ck_assert_uint_eq(wrong, 0);
+		ck_assert_msg(n == want && n_entry == want,
+			      "key %llu: %lu and %lu nodes, want %lu",
+			      (unsigned long long)key, n, n_entry, want);
+	}
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(is_node_deleted_is_zero_in_table_nonzero_after_del)
+{
+	struct cds_lfht *ht = fill(4, 0, 4);
+	struct test_node *tn;
+	int in_table, after;
+
+	rcu_read_lock();
+	tn = test_lookup(ht, 1);
+	in_table = cds_lfht_is_node_deleted(&tn->node);
+	ck_assert_int_eq(cds_lfht_del(ht, &tn->node), 0);
+	after = cds_lfht_is_node_deleted(&tn->node);
+	rcu_read_unlock();
+	ck_assert_int_eq(in_table, 0);
+	ck_assert_int_ne(after, 0);
+	test_node_free_rcu(tn);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(iter_get_node_gives_the_node_of_lookup_and_first)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct test_node *tn = test_node_new(11, 0);
+	struct cds_lfht_iter iter;
+	uint64_t key = 11;
+	struct cds_lfht_node *a, *b;
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	cds_lfht_add(ht, test_hash(key), &tn->node);
+	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
+	a = cds_lfht_iter_get_node(&iter);
+	cds_lfht_first(ht, &iter);
+	b = cds_lfht_iter_get_node(&iter);
+	cds_lfht_next(ht, &iter);
+	ck_assert_ptr_null(cds_lfht_iter_get_node(&iter));
+	rcu_read_unlock();
+	ck_assert_ptr_eq(a, &tn->node);
+	ck_assert_ptr_eq(b, &tn->node);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+/* ---- count_nodes -------------------------------------------------------- */
+
+START_TEST(count_nodes_is_exact_and_split_counts_zero_without_accounting)
+{
+	struct cds_lfht *ht = fill(8, 0, 123);
+	long before = -1, after = -1;
+
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 123);
+	ck_assert_int_eq(before, 0);
+	ck_assert_int_eq(after, 0);
+	ck_assert_uint_eq(test_del_all(ht), 123);
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 0);
+	ck_assert_int_eq(before, 0);
+	ck_assert_int_eq(after, 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+}
+END_TEST
+
+START_TEST(count_nodes_split_counts_track_adds_and_dels_with_accounting)
+{
+	struct cds_lfht *ht = fill(8, CDS_LFHT_ACCOUNTING, 3000);
+	long before = -1, after = -1;
+	struct test_node *nw = test_node_new(10, 1), *replaced;
+	uint64_t key = 10;
+	int del_null;
+
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 3000);
+	ck_assert_int_eq(before, 3000);
+	ck_assert_int_eq(after, 3000);
+	for (uint64_t k = 0; k < 1000; k++) {
+		struct test_node *tn;
+		int ret;
+
+		rcu_read_lock();
+		tn = test_lookup(ht, k);
+		ret = cds_lfht_del(ht, &tn->node);
+		rcu_read_unlock();
+		ck_assert_int_eq(ret, 0);
+		test_node_free_rcu(tn);
+	}
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 2000);
+	ck_assert_int_eq(before, 2000);
+	ck_assert_int_eq(after, 2000);
+
+	/* Replace changes nothing; a failed del changes nothing. */
+	key = 2000;
+	nw->key = key;
+	rcu_read_lock();
+	replaced = test_node_of(cds_lfht_add_replace(ht, test_hash(key), test_match,
+						     &key, &nw->node));
+	del_null = cds_lfht_del(ht, NULL);
+	rcu_read_unlock();
+	ck_assert_ptr_nonnull(replaced);
+	ck_assert_int_eq(del_null, -ENOENT);
+	test_node_free_rcu(replaced);
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 2000);
+	ck_assert_int_eq(before, 2000);
+	ck_assert_int_eq(after, 2000);
+
+	ck_assert_uint_eq(test_del_all(ht), 2000);
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 0);
+	ck_assert_int_eq(before, 0);
+	ck_assert_int_eq(after, 0);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+}
+END_TEST
+
+START_TEST(node_init_leaves_node_usable_and_nodes_are_reclaimed)
+{
+	struct cds_lfht *ht = fill(2, 0, 10);
+
+	empty_and_destroy(ht);
+	/* Every entry of every test so far has gone through call_rcu. */
+	ck_assert_int_eq(rcu_atomic_load(&test_nodes_live, memory_order_relaxed), 0);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create(TEST_FLAVOUR_NAME);
+
+	/* Before test_main() registers this thread. */
+	early_table = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+				   NULL);
+
+	TEST_ADD(s, new_works_before_any_thread_registers, 30);
+	TEST_ADD(s, new_rejects_sizes_not_power_of_two_with_einval, 30);
+	TEST_ADD(s, new_accepts_powers_of_two_and_unlimited_max, 30);
+	TEST_ADD(s, destroy_non_empty_returns_eperm_and_table_still_works, 30);
+	TEST_ADD(s, destroy_hands_back_attr, 30);
+	TEST_ADD(s, destroy_accepts_null_attr_out, 30);
+	TEST_ADD(s, del_returns_zero_then_twice_returns_enoent, 30);
+	TEST_ADD(s, del_null_returns_enoent_and_table_unchanged, 30);
+	TEST_ADD(s, del_of_replaced_node_returns_enoent, 30);
+	TEST_ADD(s, del_race_of_two_threads_has_exactly_one_winner, 60);
+	TEST_ADD(s, add_allows_duplicates_and_for_each_duplicate_sees_all, 30);
+	TEST_ADD(s, add_unique_returns_node_then_existing_on_conflict, 30);
+	TEST_ADD(s, add_unique_treats_colliding_hash_with_other_key_as_distinct, 30);
+	TEST_ADD(s, add_replace_returns_null_then_old_and_lookup_gives_new, 30);
+	TEST_ADD(s, replace_succeeds_and_lookup_gives_new, 30);
+	TEST_ADD(s, replace_of_missing_node_returns_enoent, 30);
+	TEST_ADD(s, replace_of_deleted_node_returns_enoent, 30);
+	TEST_ADD(s, replace_with_key_mismatch_returns_einval, 30);
+	TEST_ADD(s, lookup_hits_and_misses_give_node_or_null, 30);
+	TEST_ADD(s, lookup_of_colliding_hash_with_other_key_misses, 30);
+	TEST_ADD(s, first_of_empty_table_is_null, 30);
+	TEST_ADD(s, first_next_visit_every_node_once_never_a_bucket, 30);
+	TEST_ADD(s, for_each_and_for_each_entry_visit_every_node_once, 30);
+	TEST_ADD(s, iteration_skips_deleted_nodes, 30);
+	TEST_ADD(s, next_duplicate_gives_exactly_matching_nodes_among_colliding_keys, 30);
+	TEST_ADD(s, for_each_duplicate_and_entry_duplicate_see_only_the_key, 30);
+	TEST_ADD(s, is_node_deleted_is_zero_in_table_nonzero_after_del, 30);
+	TEST_ADD(s, iter_get_node_gives_the_node_of_lookup_and_first, 30);
+	TEST_ADD(s, count_nodes_is_exact_and_split_counts_zero_without_accounting, 30);
+	TEST_ADD(s, count_nodes_split_counts_track_adds_and_dels_with_accounting, 30);
+	TEST_ADD(s, node_init_leaves_node_usable_and_nodes_are_reclaimed, 30);
+	return test_main(s);
+}

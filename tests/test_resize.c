@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/test_resize.c - resizing, single-threaded from the test's side:
+ * cds_lfht_resize is synchronous and clamps to [min_nr_alloc_buckets,
+ * max_nr_buckets], nodes stay findable across grow and shrink, auto-resize
+ * grows (and with accounting shrinks) within bounds, and a resize worker
+ * that cannot be created leaves the table correct.
+ */
+#define _GNU_SOURCE
+#include "lfht_test.h"
+
+static void fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	for (uint64_t k = from; k < to; k++) {
+		struct test_node *tn = test_node_new(k, 0);
+
+		rcu_read_lock();
+		cds_lfht_add(ht, test_hash(k), &tn->node);
+		rcu_read_unlock();
+		if (k % 512 == 0)
+			quiescent();
+	}
+}
+
+static unsigned long count_found(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	for (uint64_t k = from; k < to; k++) {
+		struct test_node *tn = test_lookup(ht, k);
+
+		n += tn != NULL && tn->key == k;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+static void empty_and_destroy(struct cds_lfht *ht)
+{
+	test_del_all(ht);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+}
+
+START_TEST(resize_is_synchronous_and_reaches_the_size)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 1000);
+	for (unsigned long n = 1; n <= (1UL << 14); n <<= 1) {
+		cds_lfht_resize(ht, n);
+		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
+	}
+	for (unsigned long n = 1UL << 14; n >= 1; n >>= 1) {
+		cds_lfht_resize(ht, n);
+		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
+	}
+	cds_lfht_resize(ht, 1UL << 12);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 12);
+	cds_lfht_resize(ht, 1);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+	ck_assert_uint_eq(count_found(ht, 0, 1000), 1000);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(resize_clamps_to_min_and_max_buckets)
+{
+	struct cds_lfht *ht = cds_lfht_new(8, 4, 64, 0, NULL);
+
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 300);
+	cds_lfht_resize(ht, 1024);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
+	cds_lfht_resize(ht, 1UL << 20);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
+	cds_lfht_resize(ht, 1);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
+	cds_lfht_resize(ht, 2);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
+	cds_lfht_resize(ht, 16);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
+	ck_assert_uint_eq(count_found(ht, 0, 300), 300);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(grow_then_shrink_keeps_every_node_findable)
+{
+	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
+	static const unsigned long sizes[] = { 8192, 4, 1024, 1, 65536, 16, 2 };
+
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 3000);
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		long before = -1, after = -1;
+
+		cds_lfht_resize(ht, sizes[i]);
+		ck_assert_uint_eq(lfht_nr_buckets(ht), sizes[i]);
+		ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+		ck_assert_uint_eq(count_found(ht, 3000, 4000), 0);
+		ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 3000);
+	}
+	empty_and_destroy(ht);
+}
+END_TEST
+
+struct bucket_watch {
+	struct cds_lfht *ht;
+	unsigned long bound;
+};
+
+static bool buckets_above(void *arg)
+{
+	struct bucket_watch *w = arg;
+
+	return lfht_nr_buckets(w->ht) > w->bound;
+}
+
+static bool buckets_below(void *arg)
+{
+	struct bucket_watch *w = arg;
+
+	return lfht_nr_buckets(w->ht) < w->bound;
+}
+
+START_TEST(auto_resize_grows_when_chains_get_long)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL);
+	struct bucket_watch w = { .ht = ht, .bound = 1 };
+	bool grew;
+
+	ck_assert_ptr_nonnull(ht);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+	fill(ht, 0, 4000);
+	grew = test_wait_until(buckets_above, &w, 20.0);
+	fprintf(stderr, "[%s] auto-resize after 4000 adds: %lu buckets\n",
+		TEST_FLAVOUR_NAME, lfht_nr_buckets(ht));
+	ck_assert_msg(grew, "no growth from 1 bucket after 4000 adds");
+	ck_assert_uint_eq(count_found(ht, 0, 4000), 4000);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(auto_resize_never_exceeds_max_buckets)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 16, CDS_LFHT_AUTO_RESIZE, NULL);
+	struct bucket_watch w = { .ht = ht, .bound = 8 };
+	unsigned long highest = 0;
+
+	ck_assert_ptr_nonnull(ht);
+	for (uint64_t k = 0; k < 6000; k += 200) {
+		unsigned long now;
+
+		fill(ht, k, k + 200);
+		now = lfht_nr_buckets(ht);
+		highest = now > highest ? now : highest;
+	}
+	ck_assert(test_wait_until(buckets_above, &w, 20.0));
+	for (int i = 0; i < 20; i++) {
+		unsigned long now = lfht_nr_buckets(ht);
+
+		highest = now > highest ? now : highest;
+		quiescent();
+	}
+	cds_lfht_resize(ht, 1UL << 16);
+	highest = lfht_nr_buckets(ht) > highest ? lfht_nr_buckets(ht) : highest;
+	ck_assert_uint_le(highest, 16);
+	ck_assert_uint_eq(count_found(ht, 0, 6000), 6000);
+	empty_and_destroy(ht);
+}
+END_TEST
+
+START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
+	struct cds_lfht *ht = cds_lfht_new(4, 4, 0, flags, NULL);
+	struct bucket_watch w = { .ht = ht, .bound = 64 };
+	unsigned long peak, lowest = ~0UL;
+	bool shrank;
+
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 1 << 14);
+	ck_assert_msg(test_wait_until(buckets_above, &w, 20.0),
+		      "no growth past 64 buckets after 16384 adds: %lu",
+		      lfht_nr_buckets(ht));
+	peak = lfht_nr_buckets(ht);
+	ck_assert_uint_eq(count_found(ht, 0, 1 << 14), 1 << 14);
+	ck_assert_uint_eq(test_del_all(ht), 1 << 14);
+	w.bound = peak;
+	shrank = test_wait_until(buckets_below, &w, 20.0);
+	for (int i = 0; i < 50; i++) {
+		unsigned long now = lfht_nr_buckets(ht);
+
+		lowest = now < lowest ? now : lowest;
+		quiescent();
+	}
+	fprintf(stderr, "[%s] auto-resize with accounting: peak %lu, after emptying %lu\n",
+		TEST_FLAVOUR_NAME, peak, lfht_nr_buckets(ht));
+	ck_assert_msg(shrank, "still %lu buckets 20 s after emptying", lfht_nr_buckets(ht));
+	ck_assert_uint_ge(lowest, 4);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+}
+END_TEST
+
+START_TEST(shrink_of_auto_resized_table_stops_at_min_buckets)
+{
+	struct cds_lfht *ht = cds_lfht_new(16, 16, 0, CDS_LFHT_AUTO_RESIZE, NULL);
+
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 2000);
+	test_del_all(ht);
+	cds_lfht_resize(ht, 1);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+}
+END_TEST
+
+/* An attr whose stack cannot be mapped: creating the worker fails. */
+static void impossible_attr(pthread_attr_t *attr)
+{
+	ck_assert_int_eq(pthread_attr_init(attr), 0);
+	ck_assert_int_eq(pthread_attr_setstacksize(attr, (size_t)1 << (sizeof(size_t) * 8 - 2)),
+			 0);
+}
+
+START_TEST(resize_worker_creation_failure_leaves_table_correct)
+{
+	pthread_attr_t attr, *back = NULL;
+	struct cds_lfht *ht;
+	unsigned long nr;
+
+	impossible_attr(&attr);
+	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, &attr);
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 3000);	/* auto-resize asks for the worker */
+	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	cds_lfht_resize(ht, 1UL << 15);	/* big enough to partition */
+	nr = lfht_nr_buckets(ht);
+	fprintf(stderr, "[%s] resize to 32768 with an impossible worker attr: %lu buckets\n",
+		TEST_FLAVOUR_NAME, nr);
+	ck_assert_uint_ge(nr, 1);
+	ck_assert_uint_le(nr, 1UL << 15);
+	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
+	cds_lfht_resize(ht, 2);
+	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	fill(ht, 3000, 3100);
+	ck_assert_uint_eq(count_found(ht, 0, 3100), 3100);
+	ck_assert_uint_eq(test_del_all(ht), 3100);
+	ck_assert_int_eq(cds_lfht_destroy(ht, &back), 0);
+	ck_assert_ptr_eq(back, &attr);
+	rcu_barrier();
+	pthread_attr_destroy(&attr);
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+}
+END_TEST
+
+START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
+{
+	pthread_attr_t attr;
+	struct cds_lfht *ht;
+
+	ck_assert_int_eq(pthread_attr_init(&attr), 0);
+	ht = cds_lfht_new(1, 1, 0, 0, &attr);
+	ck_assert_ptr_nonnull(ht);
+	fill(ht, 0, 20000);
+	cds_lfht_resize(ht, 1UL << 16);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 16);
+	ck_assert_uint_eq(count_found(ht, 0, 20000), 20000);
+	cds_lfht_resize(ht, 1);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+	ck_assert_uint_eq(count_found(ht, 0, 20000), 20000);
+	empty_and_destroy(ht);
+	pthread_attr_destroy(&attr);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create(TEST_FLAVOUR_NAME);
+
+	TEST_ADD(s, resize_is_synchronous_and_reaches_the_size, 60);
+	TEST_ADD(s, resize_clamps_to_min_and_max_buckets, 30);
+	TEST_ADD(s, grow_then_shrink_keeps_every_node_findable, 60);
+	TEST_ADD(s, auto_resize_grows_when_chains_get_long, 60);
+	TEST_ADD(s, auto_resize_never_exceeds_max_buckets, 60);
+	TEST_ADD(s, auto_resize_with_accounting_shrinks_when_emptied, 60);
+	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
+	TEST_ADD(s, resize_worker_creation_failure_leaves_table_correct, 60);
+	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
+	return test_main(s);
+}
