@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/memb.h - the memb flavour: RCU with sys_membarrier.
+ *
+ * Read-side sections nest and cost a thread-local nesting count, a snapshot
+ * of the grace-period counter and a compiler barrier; synchronize_rcu() makes
+ * every running thread execute a full memory barrier with
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) instead. Where the kernel
+ * refuses membarrier, or RCU_MEMB_FORCE_FENCES=1 is set in the environment
+ * at start-up, readers use full fences instead (decided once, before main).
+ *
+ * Rules:
+ * - Register each thread that reads (rcu_register_thread()) and unregister
+ *   it, outside any read-side section, before it exits. Threads outside a
+ *   read-side section never delay a grace period and may block freely.
+ * - synchronize_rcu() may be called from any thread, registered or not,
+ *   outside read-side sections.
+ * - rcu_read_ongoing() is nonzero inside a read-side section.
+ * - call_rcu() callbacks run on one worker thread per flavour (created on
+ *   first use, registered), one grace period per batch. rcu_barrier() waits
+ *   until every callback queued before it has run; called from a callback
+ *   it prints a message and returns.
+ * - fork(): the child may keep using RCU. Only the forking thread is still
+ *   registered there (in the state it had); the call_rcu worker is created
+ *   again on first use; callbacks still queued are run by the child's worker
+ *   too (both processes own a copy), except the batch the parent's worker had
+ *   already taken, which only the parent runs.
+ *
+ * Include one flavour header per translation unit. The short names below
+ * are static inlines over exported rcu_memb_* symbols, so a program may use
+ * both flavours in different translation units.
+ */
+#ifndef RCU_MEMB_H
+#define RCU_MEMB_H
+
+#ifdef RCU_FLAVOUR_SELECTED
+#error "include only one of <rcu/qsbr.h> and <rcu/memb.h> per translation unit"
+#endif
+#define RCU_FLAVOUR_SELECTED 1
+#define RCU_FLAVOUR_MEMB 1
+
+#include <rcu/atomic.h>
+#include <rcu/flavour.h>
+#include <rcu/pointer.h>
+#include <rcu/reader.h>
+
+RCU_DECLARE_FLAVOUR("rcu_memb_flavour");
+
+/* State the inline fast paths touch (see rcu/reader.h). */
+extern RCU_API _Thread_local struct rcu_reader_ rcu_memb_reader_ RCU_TLS_MODEL_;
+extern RCU_API struct rcu_gp_ rcu_memb_gp_;
+
+/* The exported functions (the flavour's ops are these). */
+RCU_API void rcu_memb_register_thread(void);
+RCU_API void rcu_memb_unregister_thread(void);
+RCU_API void rcu_memb_read_lock(void);
+RCU_API void rcu_memb_read_unlock(void);
+RCU_API int rcu_memb_read_ongoing(void);
+RCU_API void rcu_memb_synchronize_rcu(void);
+RCU_API void rcu_memb_call_rcu(struct rcu_head *head,
+			       void (*func)(struct rcu_head *head));
+RCU_API void rcu_memb_barrier(void);
+
+/* Slow paths of the inlines. */
+RCU_API void rcu_memb_wake_writer_(void);
+RCU_API _Noreturn void rcu_memb_misuse_(const char *call, const char *rule);
+
+/*
+ * The reader's half of the asymmetric fence: a compiler barrier when
+ * synchronize_rcu() uses membarrier (which runs the full fence on this CPU
+ * for us), a full fence otherwise. use_fences is written once before main.
+ */
+static inline void rcu_memb_reader_fence_(void)
+{
+	if (rcu_atomic_load(&rcu_memb_gp_.use_fences, memory_order_relaxed))
+		/* Pairs with the seq_cst fence in memb_all_readers_fence(). */
+		rcu_fence(memory_order_seq_cst);
+	else
+		/* Pairs with membarrier() in memb_all_readers_fence(). */
+		rcu_compiler_barrier();
+}
+
+static inline void rcu_memb_read_lock_fast_(void)
+{
+	struct rcu_reader_ *r = &rcu_memb_reader_;
+
+	if (r->nesting++ != 0)
+		return;
+	/* Acquire: pairs with the seq_cst increment in gp_run(); a section that
+	 * snapshots the new counter sees what was unlinked before it. */
+	rcu_atomic_store(&r->ctr,
+			 rcu_atomic_load(&rcu_memb_gp_.ctr, memory_order_acquire),
+			 memory_order_relaxed);
+	/* The snapshot is visible before the section's first read. */
+	rcu_memb_reader_fence_();
+}
+
+static inline void rcu_memb_read_unlock_fast_(void)
+{
+	struct rcu_reader_ *r = &rcu_memb_reader_;
+
+	if (--r->nesting != 0)
+		return;
+	/* Release: the section's reads are done before a grace period sees it
+	 * end; pairs with the acquire scan in gp_scan_readers(). */
+	rcu_atomic_store(&r->ctr, 0, memory_order_release);
+	/* The store is visible before the futex load (a sleeping writer's flag
+	 * store and our store must not pass each other). */
+	rcu_memb_reader_fence_();
+	if (rcu_atomic_load(&rcu_memb_gp_.futex, memory_order_relaxed) == -1)
+		rcu_memb_wake_writer_();
+}
+
+#ifdef RCU_DEBUG_CHECKS
+static inline void rcu_memb_read_lock_inline_(void)
+{
+	if (!rcu_memb_reader_.registered)
+		rcu_memb_misuse_("rcu_read_lock", "thread not registered");
+	rcu_memb_read_lock_fast_();
+}
+
+static inline void rcu_memb_read_unlock_inline_(void)
+{
+	if (rcu_memb_reader_.nesting == 0)
+		rcu_memb_misuse_("rcu_read_unlock",
+				 "not inside a read-side critical section");
+	rcu_memb_read_unlock_fast_();
+}
+#else
+static inline void rcu_memb_read_lock_inline_(void) { rcu_memb_read_lock_fast_(); }
+static inline void rcu_memb_read_unlock_inline_(void) { rcu_memb_read_unlock_fast_(); }
+#endif
+
+/* The liburcu-style names. */
+static inline void rcu_register_thread(void) { rcu_memb_register_thread(); }
+static inline void rcu_unregister_thread(void) { rcu_memb_unregister_thread(); }
+static inline void rcu_read_lock(void) { rcu_memb_read_lock_inline_(); }
+static inline void rcu_read_unlock(void) { rcu_memb_read_unlock_inline_(); }
+static inline int rcu_read_ongoing(void) { return rcu_memb_reader_.nesting != 0; }
+static inline void synchronize_rcu(void) { rcu_memb_synchronize_rcu(); }
+static inline void call_rcu(struct rcu_head *head,
+			    void (*func)(struct rcu_head *head))
+{
+	rcu_memb_call_rcu(head, func);
+}
+static inline void rcu_barrier(void) { rcu_memb_barrier(); }
+
+#endif /* RCU_MEMB_H */

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/qsbr.h - the QSBR flavour: quiescent-state-based RCU.
+ *
+ * Readers pay nothing: rcu_read_lock() and rcu_read_unlock() compile to no
+ * instructions (with RCU_DEBUG_CHECKS they keep a nesting count to catch
+ * misuse). Instead, every registered thread is "online" and must announce
+ * quiescent states from time to time with rcu_quiescent_state(), at points
+ * where it holds no RCU-protected pointer, or go offline around long waits
+ * (rcu_thread_offline()/rcu_thread_online()). synchronize_rcu() waits until
+ * every online thread has announced a quiescent state; offline threads are
+ * skipped. A registered thread starts online.
+ *
+ * Rules:
+ * - Register each thread that reads (rcu_register_thread()) and unregister
+ *   it before it exits. A thread that blocks while online stalls every
+ *   grace period.
+ * - synchronize_rcu() may be called from any thread, registered or not.
+ *   From an online thread it goes offline for the wait and comes back
+ *   online, so it must not be called inside a read-side section.
+ * - rcu_read_ongoing() is nonzero while the thread is online (in QSBR an
+ *   online thread may hold RCU pointers anywhere between quiescent states).
+ * - call_rcu() callbacks run on one worker thread per flavour (created on
+ *   first use), registered and online while callbacks run, one grace period
+ *   per batch. rcu_barrier() waits until every callback queued before it has
+ *   run; called from a callback it prints a message and returns.
+ * - fork(): the child may keep using RCU. Only the forking thread is still
+ *   registered there (in the state it had); the call_rcu worker is created
+ *   again on first use; callbacks still queued are run by the child's worker
+ *   too (both processes own a copy), except the batch the parent's worker had
+ *   already taken, which only the parent runs.
+ *
+ * Include one flavour header per translation unit. The short names below
+ * are static inlines over exported rcu_qsbr_* symbols, so a program may use
+ * both flavours in different translation units.
+ */
+#ifndef RCU_QSBR_H
+#define RCU_QSBR_H
+
+#ifdef RCU_FLAVOUR_SELECTED
+#error "include only one of <rcu/qsbr.h> and <rcu/memb.h> per translation unit"
+#endif
+#define RCU_FLAVOUR_SELECTED 1
+#define RCU_FLAVOUR_QSBR 1
+
+#include <rcu/atomic.h>
+#include <rcu/flavour.h>
+#include <rcu/pointer.h>
+#include <rcu/reader.h>
+
+RCU_DECLARE_FLAVOUR("rcu_qsbr_flavour");
+
+/* State the inline fast paths touch (see rcu/reader.h). */
+extern RCU_API _Thread_local struct rcu_reader_ rcu_qsbr_reader_ RCU_TLS_MODEL_;
+extern RCU_API struct rcu_gp_ rcu_qsbr_gp_;
+
+/* The exported functions (the flavour's ops are these). */
+RCU_API void rcu_qsbr_register_thread(void);
+RCU_API void rcu_qsbr_unregister_thread(void);
+RCU_API void rcu_qsbr_read_lock(void);
+RCU_API void rcu_qsbr_read_unlock(void);
+RCU_API int rcu_qsbr_read_ongoing(void);
+RCU_API void rcu_qsbr_quiescent_state(void);
+RCU_API void rcu_qsbr_thread_offline(void);
+RCU_API void rcu_qsbr_thread_online(void);
+RCU_API void rcu_qsbr_synchronize_rcu(void);
+RCU_API void rcu_qsbr_call_rcu(struct rcu_head *head,
+			       void (*func)(struct rcu_head *head));
+RCU_API void rcu_qsbr_barrier(void);
+
+/* Slow paths of the inlines. */
+RCU_API void rcu_qsbr_wake_writer_(void);
+RCU_API _Noreturn void rcu_qsbr_misuse_(const char *call, const char *rule);
+
+/*
+ * Announce a quiescent state: publish the grace-period counter into this
+ * thread's slot. Cheap when no grace period began since the last one.
+ */
+static inline void rcu_qsbr_quiescent_state_inline_(void)
+{
+	struct rcu_reader_ *r = &rcu_qsbr_reader_;
+	/* Acquire: pairs with the seq_cst increment in gp_run(), so reads
+	 * after this quiescent state see what the updater unlinked before it. */
+	uint64_t g = rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire);
+
+	if (rcu_atomic_load(&r->ctr, memory_order_relaxed) == g)
+		return;
+	/* Release: reads before this quiescent state are done before a grace
+	 * period sees it; pairs with the acquire scan in gp_scan_readers(). */
+	rcu_atomic_store(&r->ctr, g, memory_order_release);
+	/* Full fence: orders the store above before the futex load below and
+	 * (when coming online) before later reads; pairs with the seq_cst
+	 * fences in gp_run() / gp_wait_for_readers(). */
+	rcu_fence(memory_order_seq_cst);
+	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
+		rcu_qsbr_wake_writer_();
+}
+
+static inline void rcu_qsbr_thread_offline_inline_(void)
+{
+	struct rcu_reader_ *r = &rcu_qsbr_reader_;
+
+	/* Release: pairs with the acquire scan in gp_scan_readers(). */
+	rcu_atomic_store(&r->ctr, 0, memory_order_release);
+	/* Full fence: store before the futex load; pairs with the seq_cst
+	 * fence in gp_wait_for_readers(). */
+	rcu_fence(memory_order_seq_cst);
+	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
+		rcu_qsbr_wake_writer_();
+}
+
+static inline void rcu_qsbr_thread_online_inline_(void)
+{
+	struct rcu_reader_ *r = &rcu_qsbr_reader_;
+
+	/* Acquire: pairs with the seq_cst increment in gp_run(). */
+	rcu_atomic_store(&r->ctr,
+			 rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire),
+			 memory_order_relaxed);
+	/* Full fence: the slot is visible before any read-side load; pairs
+	 * with the seq_cst fence after the increment in gp_run(). */
+	rcu_fence(memory_order_seq_cst);
+}
+
+#ifdef RCU_DEBUG_CHECKS
+static inline void rcu_qsbr_read_lock_inline_(void)
+{
+	if (!rcu_qsbr_reader_.registered)
+		rcu_qsbr_misuse_("rcu_read_lock", "thread not registered");
+	rcu_qsbr_reader_.nesting++;
+}
+
+static inline void rcu_qsbr_read_unlock_inline_(void)
+{
+	if (rcu_qsbr_reader_.nesting == 0)
+		rcu_qsbr_misuse_("rcu_read_unlock",
+				 "not inside a read-side critical section");
+	rcu_qsbr_reader_.nesting--;
+}
+
+static inline void rcu_qsbr_check_outside_(const char *call)
+{
+	if (!rcu_qsbr_reader_.registered)
+		rcu_qsbr_misuse_(call, "thread not registered");
+	if (rcu_qsbr_reader_.nesting != 0)
+		rcu_qsbr_misuse_(call, "called inside a read-side critical section");
+}
+#else
+static inline void rcu_qsbr_read_lock_inline_(void) { }
+static inline void rcu_qsbr_read_unlock_inline_(void) { }
+static inline void rcu_qsbr_check_outside_(const char *call) { (void)call; }
+#endif
+
+/* The liburcu-style names. */
+static inline void rcu_register_thread(void) { rcu_qsbr_register_thread(); }
+static inline void rcu_unregister_thread(void) { rcu_qsbr_unregister_thread(); }
+static inline void rcu_read_lock(void) { rcu_qsbr_read_lock_inline_(); }
+static inline void rcu_read_unlock(void) { rcu_qsbr_read_unlock_inline_(); }
+static inline int rcu_read_ongoing(void)
+{
+	return rcu_atomic_load(&rcu_qsbr_reader_.ctr, memory_order_relaxed) != 0;
+}
+static inline void rcu_quiescent_state(void)
+{
+	rcu_qsbr_check_outside_("rcu_quiescent_state");
+	rcu_qsbr_quiescent_state_inline_();
+}
+static inline void rcu_thread_offline(void)
+{
+	rcu_qsbr_check_outside_("rcu_thread_offline");
+	rcu_qsbr_thread_offline_inline_();
+}
+static inline void rcu_thread_online(void)
+{
+	rcu_qsbr_check_outside_("rcu_thread_online");
+	rcu_qsbr_thread_online_inline_();
+}
+static inline void synchronize_rcu(void) { rcu_qsbr_synchronize_rcu(); }
+static inline void call_rcu(struct rcu_head *head,
+			    void (*func)(struct rcu_head *head))
+{
+	rcu_qsbr_call_rcu(head, func);
+}
+static inline void rcu_barrier(void) { rcu_qsbr_barrier(); }
+
+#endif /* RCU_QSBR_H */

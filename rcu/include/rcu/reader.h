@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/reader.h - the per-thread reader state and the per-flavour grace-period
+ * state that the inline read side of <rcu/qsbr.h> and <rcu/memb.h> touches.
+ * Not an API: the layout may change between versions (the libraries are
+ * versioned by soname).
+ *
+ * One struct rcu_reader_ lives in thread-local storage per thread and flavour
+ * (rcu_qsbr_reader_, rcu_memb_reader_). Its ctr is the only field another
+ * thread reads without the registry lock:
+ *   ctr == 0            the thread is quiescent (QSBR: offline; memb: outside
+ *                       any read-side section);
+ *   ctr == g (nonzero)  QSBR: the grace-period counter the thread saw at its
+ *                       last quiescent state; memb: the counter it saw when
+ *                       its outermost rcu_read_lock() began.
+ * A grace period with target T (the counter value it installed) waits for
+ * every registered reader to show ctr == 0 or ctr >= T. The counter is 64
+ * bits and starts at 1, so it never wraps and 0 never is a real snapshot.
+ */
+#ifndef RCU_READER_H
+#define RCU_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rcu/atomic.h>
+
+struct rcu_reader_ {
+	_Atomic uint64_t ctr;
+	/* Read-side nesting (memb always; QSBR only with RCU_DEBUG_CHECKS).
+	 * Owner thread only. */
+	unsigned long nesting;
+	/* Set by rcu_register_thread(); owner thread only. */
+	bool registered;
+	/* Registry list links; under the registry lock. */
+	struct rcu_reader_ *next;
+	struct rcu_reader_ *prev;
+};
+
+struct rcu_gp_ {
+	/* The grace-period counter, >= 1; advanced only by grace periods. */
+	_Atomic uint64_t ctr;
+	/* -1 while a grace period sleeps waiting for readers, else 0. */
+	_Atomic int32_t futex;
+	/* memb: nonzero when readers must use full fences (no membarrier or
+	 * RCU_MEMB_FORCE_FENCES=1); set once at start-up. Unused by QSBR. */
+	_Atomic int32_t use_fences;
+};
+
+/*
+ * Initial-exec TLS: the inline read side reaches the reader state with one
+ * thread-pointer-relative access, no __tls_get_addr call. The price: the
+ * libraries must be linked at start-up, not dlopen()ed late (glibc keeps a
+ * small static-TLS reserve that usually still makes dlopen work).
+ */
+#if defined(__GNUC__) || defined(__clang__)
+#define RCU_TLS_MODEL_ __attribute__((tls_model("initial-exec")))
+#else
+#define RCU_TLS_MODEL_
+#endif
+
+#endif /* RCU_READER_H */

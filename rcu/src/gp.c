@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gp.c - grace periods of one flavour: serialising and sharing them between
+ * concurrent synchronize_rcu() callers, advancing the counter, and waiting
+ * for readers (spin, then sleep on a futex).
+ *
+ * Owns: the exported grace-period state (self_gp: counter, futex flag), the
+ * grace-period mutex and the request/completion tickets.
+ *
+ * Memory ordering (the RCU-core part of docs/memory-ordering.md):
+ *
+ *  1. The counter. self_gp.ctr starts at 1 and only grows, by one per grace
+ *     period, with a seq_cst fetch_add (gp_run). A grace period with target
+ *     T = the new value waits until every registered reader shows ctr == 0
+ *     (quiescent) or ctr >= T (its current section, or its time since its
+ *     last quiescent state, began after the increment).
+ *
+ *  2. Why one phase. liburcu flips a one-bit phase twice because a reader's
+ *     snapshot only keeps the parity, and a parity read before one flip
+ *     looks current again after the next. Here the reader's snapshot is the
+ *     whole 64-bit counter: a snapshot taken before the increment is < T for
+ *     ever (no wrap in 2^64 grace periods), so it is never mistaken for a
+ *     new one, and a snapshot >= T was loaded (acquire, pairing with the
+ *     increment's release half) after the increment, so that reader already
+ *     sees every pointer the updater unlinked before calling
+ *     synchronize_rcu(). A reader preempted between loading the counter and
+ *     storing its snapshot stores an old value (< T) and is waited for. One
+ *     scan per grace period therefore suffices.
+ *
+ *  3. Readers that show 0. A reader whose slot store is not yet visible to
+ *     the scan might be about to read. The updater's side: increment, then
+ *     flavour_fence_all_readers() (QSBR, memb fence mode: a seq_cst fence;
+ *     memb: membarrier, a full fence on every running thread), then the
+ *     scan. The reader's side: slot store, then a fence (QSBR online: seq_cst
+ *     fence; memb: compiler barrier standing in for the membarrier IPI, or a
+ *     seq_cst fence), then its reads. Of the two fences one comes first: if
+ *     the updater's, the reader's reads see the unlink; if the reader's, the
+ *     scan sees its nonzero snapshot.
+ *
+ *  4. Readers leaving. The slot store of 0 (unlock, offline) and of a new
+ *     counter (quiescent state) is a release; the scan loads it with acquire.
+ *     So everything the reader did in its section happens before the
+ *     updater returns from synchronize_rcu() and frees.
+ *
+ *  5. Sleeping. The updater stores futex = -1, fences (as in 3), scans once
+ *     more, and only then sleeps while futex == -1. A reader stores its
+ *     slot, fences (as in 3), and loads futex; on -1 it swaps in 0 and wakes
+ *     the updater. The fences forbid both missing each other, so no wake-up
+ *     is lost; the swap makes one reader pay for the syscall.
+ *
+ *  6. Sharing. Callers take a ticket under gp_req_mutex; the caller that runs
+ *     a grace period reads the newest ticket under that mutex before it
+ *     increments the counter, so every ticket it covers was taken (and the
+ *     caller's unlinks done) before the increment, by mutex happens-before.
+ *     A caller whose ticket is already covered by gp_completed returns.
+ *
+ * Relies on: registry.c (list, lock), qsbr.c/memb.c (fence hook), futex.h.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+
+#include "futex.h"
+#include "internal.h"
+
+/* Spins (pause hints) before a waiting updater sleeps: a few microseconds,
+ * enough for readers that were about to leave a short section. */
+#define GP_SPINS 1000
+
+struct rcu_gp_ self_gp = { .ctr = 1 };
+
+/* One grace period at a time; gp_completed is under it. */
+static pthread_mutex_t gp_mutex = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t gp_completed;
+/* Requests; gp_requested is under it. Held only for a few instructions. */
+static pthread_mutex_t gp_req_mutex = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t gp_requested;
+
+/* Moves the readers of pending that no longer hold up target to done. */
+static void gp_scan_readers(struct rcu_reader_ *pending,
+			    struct rcu_reader_ *done, uint64_t target)
+{
+	struct rcu_reader_ *r = pending->next;
+
+	while (r != pending) {
+		struct rcu_reader_ *next = r->next;
+		/* Acquire: pairs with the release stores of the slot in
+		 * read_unlock, quiescent_state and thread_offline (note 4). */
+		uint64_t c = rcu_atomic_load(&r->ctr, memory_order_acquire);
+
+		if (c == 0 || c >= target) {
+			reader_list_del(r);
+			reader_list_add_tail(r, done);
+		}
+		r = next;
+	}
+}
+
+/* Called and returns with registry_lock() held; drops it to sleep. */
+static void gp_wait_for_readers(uint64_t target)
+{
+	struct rcu_reader_ done;
+	struct rcu_reader_ *pending = &registry_readers;
+
+	reader_list_init(&done);
+	for (unsigned spins = 0;; spins++) {
+		gp_scan_readers(pending, &done, target);
+		if (reader_list_empty(pending))
+			break;
+		if (spins < GP_SPINS) {
+			rcu_cpu_relax();
+			continue;
+		}
+		/* Relaxed: ordered before the rescan by the fence below. */
+		rcu_atomic_store(&self_gp.futex, -1, memory_order_relaxed);
+		/* Pairs with the readers' fence between slot store and futex
+		 * load (note 5). */
+		flavour_fence_all_readers();
+		gp_scan_readers(pending, &done, target);
+		if (reader_list_empty(pending)) {
+			rcu_atomic_store(&self_gp.futex, 0, memory_order_relaxed);
+			break;
+		}
+		registry_unlock();
+		futex_wait(&self_gp.futex, -1);
+		/* Acquire: pairs with the release swap in wake_writer_, so the
+		 * waker's slot store is seen by the rescan. */
+		(void)rcu_atomic_load(&self_gp.futex, memory_order_acquire);
+		registry_lock();
+	}
+	reader_list_splice_tail(&done, pending);
+}
+
+static void gp_run(void)
+{
+	registry_lock();
+	/*
+	 * Nobody else registered: no section can be running, and a thread
+	 * that registers later takes registry_lock() after we drop it, which
+	 * orders the caller's unlinks before its reads.
+	 */
+	if (registry_has_other()) {
+		/* Seq_cst: its release half pairs with the acquire loads of the
+		 * counter in quiescent_state/thread_online/read_lock (note 2). */
+		uint64_t target = rcu_atomic_add(&self_gp.ctr, 1,
+						 memory_order_seq_cst) + 1;
+		/* Pairs with the reader's fence after its slot store (note 3). */
+		flavour_fence_all_readers();
+		gp_wait_for_readers(target);
+	}
+	registry_unlock();
+}
+
+void gp_synchronize(void)
+{
+	uint64_t ticket, covered;
+
+	pthread_mutex_lock(&gp_req_mutex);
+	ticket = ++gp_requested;
+	pthread_mutex_unlock(&gp_req_mutex);
+
+	pthread_mutex_lock(&gp_mutex);
+	if (gp_completed < ticket) {
+		pthread_mutex_lock(&gp_req_mutex);
+		covered = gp_requested;
+		pthread_mutex_unlock(&gp_req_mutex);
+		gp_run();
+		gp_completed = covered;
+	}
+	pthread_mutex_unlock(&gp_mutex);
+}
+
+void RCU_SYM_(wake_writer_)(void)
+{
+	/* Release: pairs with the acquire load after futex_wait() above. */
+	if (rcu_atomic_xchg(&self_gp.futex, 0, memory_order_release) == -1)
+		futex_wake(&self_gp.futex, 1);
+}
+
+/*
+ * fork: gp_req_mutex is only held briefly, so prepare takes it. gp_mutex may
+ * be held for a long time by a grace period waiting on the forking thread
+ * itself, so it is not taken; the child, where that grace period's thread
+ * does not exist, starts it afresh.
+ */
+void gp_fork_prepare(void)
+{
+	pthread_mutex_lock(&gp_req_mutex);
+}
+
+void gp_fork_parent(void)
+{
+	pthread_mutex_unlock(&gp_req_mutex);
+}
+
+void gp_fork_child(void)
+{
+	pthread_mutex_init(&gp_req_mutex, NULL);
+	pthread_mutex_init(&gp_mutex, NULL);
+	/* The only thread: no concurrent access. */
+	rcu_atomic_store(&self_gp.futex, 0, memory_order_relaxed);
+}

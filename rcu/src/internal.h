@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - what the rcu sources share. Every source file is compiled
+ * once per flavour library, with -DRCU_BUILD_QSBR or -DRCU_BUILD_MEMB. This
+ * header picks that flavour's public header and gives every internal name
+ * the flavour prefix (rcu_qsbr_*_ / rcu_memb_*_), so the two libraries can
+ * be linked, even statically, into one program. Internal names are hidden
+ * (gnu_symbol_visibility: hidden); only RCU_API names are exported.
+ *
+ * The files:
+ *   registry.c  the list of registered readers and its lock; the TLS state
+ *   gp.c        grace periods: batching callers, waiting for readers, futex
+ *   qsbr.c      QSBR flavour: its exported functions, flavour object, hooks
+ *   memb.c      memb flavour: same, plus membarrier set-up
+ *   call_rcu.c  call_rcu queue, its worker thread, rcu_barrier
+ *   fork.c      pthread_atfork handlers that tie the others together
+ *   debug.c     the misuse report
+ */
+#ifndef RCU_SRC_INTERNAL_H
+#define RCU_SRC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(RCU_BUILD_QSBR)
+#include <rcu/qsbr.h>
+#define RCU_SYM_(name) rcu_qsbr_##name
+#elif defined(RCU_BUILD_MEMB)
+#include <rcu/memb.h>
+#define RCU_SYM_(name) rcu_memb_##name
+#else
+#error "compile with -DRCU_BUILD_QSBR or -DRCU_BUILD_MEMB"
+#endif
+
+/* This flavour's exported state (rcu/reader.h). */
+#define self_reader		RCU_SYM_(reader_)
+#define self_gp			RCU_SYM_(gp_)
+
+#ifdef RCU_DEBUG_CHECKS
+#define RCU_CHECKS_ON_ 1
+#else
+#define RCU_CHECKS_ON_ 0
+#endif
+
+/* debug.c: abort with "rcu: <call>: <rule>" when checks are on and bad. */
+static inline void rcu_check_(bool bad, const char *call, const char *rule)
+{
+	if (RCU_CHECKS_ON_ && bad)
+		RCU_SYM_(misuse_)(call, rule);
+}
+
+static inline void rcu_check_outside_section_(const char *call)
+{
+	rcu_check_(self_reader.nesting != 0, call,
+		   "called inside a read-side critical section");
+}
+
+/* Circular doubly linked lists of readers, with a sentinel. */
+static inline void reader_list_init(struct rcu_reader_ *head)
+{
+	head->next = head;
+	head->prev = head;
+}
+
+static inline bool reader_list_empty(const struct rcu_reader_ *head)
+{
+	return head->next == head;
+}
+
+static inline void reader_list_add_tail(struct rcu_reader_ *r,
+					struct rcu_reader_ *head)
+{
+	r->prev = head->prev;
+	r->next = head;
+	head->prev->next = r;
+	head->prev = r;
+}
+
+static inline void reader_list_del(struct rcu_reader_ *r)
+{
+	r->prev->next = r->next;
+	r->next->prev = r->prev;
+	r->next = r;
+	r->prev = r;
+}
+
+/* Moves every reader of from to the tail of to; from ends empty. */
+static inline void reader_list_splice_tail(struct rcu_reader_ *from,
+					   struct rcu_reader_ *to)
+{
+	if (reader_list_empty(from))
+		return;
+	from->next->prev = to->prev;
+	to->prev->next = from->next;
+	from->prev->next = to;
+	to->prev = from->prev;
+	reader_list_init(from);
+}
+
+/* registry.c */
+#define registry_readers	RCU_SYM_(registry_readers_)
+#define registry_lock		RCU_SYM_(registry_lock_)
+#define registry_unlock		RCU_SYM_(registry_unlock_)
+#define registry_add_self	RCU_SYM_(registry_add_self_)
+#define registry_remove_self	RCU_SYM_(registry_remove_self_)
+#define registry_has_other	RCU_SYM_(registry_has_other_)
+#define registry_fork_prepare	RCU_SYM_(registry_fork_prepare_)
+#define registry_fork_parent	RCU_SYM_(registry_fork_parent_)
+#define registry_fork_child	RCU_SYM_(registry_fork_child_)
+/* Sentinel of the registered readers; under registry_lock(). */
+extern struct rcu_reader_ registry_readers;
+void registry_lock(void);
+void registry_unlock(void);
+/* Adds/removes the calling thread; call names the public entry point. */
+void registry_add_self(const char *call);
+void registry_remove_self(void);
+/* Whether a reader other than the caller is registered; under the lock. */
+bool registry_has_other(void);
+void registry_fork_prepare(void);
+void registry_fork_parent(void);
+void registry_fork_child(void);
+
+/* gp.c */
+#define gp_synchronize		RCU_SYM_(gp_synchronize_)
+#define gp_fork_prepare		RCU_SYM_(gp_fork_prepare_)
+#define gp_fork_parent		RCU_SYM_(gp_fork_parent_)
+#define gp_fork_child		RCU_SYM_(gp_fork_child_)
+/* One grace period (possibly shared with concurrent callers). The caller
+ * must not hold up grace periods itself (offline / outside a section). */
+void gp_synchronize(void);
+void gp_fork_prepare(void);
+void gp_fork_parent(void);
+void gp_fork_child(void);
+
+/* call_rcu.c */
+#define call_rcu_fork_prepare	RCU_SYM_(call_rcu_fork_prepare_)
+#define call_rcu_fork_parent	RCU_SYM_(call_rcu_fork_parent_)
+#define call_rcu_fork_child	RCU_SYM_(call_rcu_fork_child_)
+void call_rcu_fork_prepare(void);
+void call_rcu_fork_parent(void);
+void call_rcu_fork_child(void);
+
+/* fork.c */
+#define fork_install_handlers	RCU_SYM_(fork_install_handlers_)
+void fork_install_handlers(void);
+
+/* qsbr.c / memb.c: the flavour's hooks for the shared code. */
+#define flavour_fence_all_readers RCU_SYM_(fence_all_readers_)
+#define flavour_wait_begin	RCU_SYM_(wait_begin_)
+#define flavour_wait_end	RCU_SYM_(wait_end_)
+#define flavour_fork_child	RCU_SYM_(flavour_fork_child_)
+/*
+ * A full fence on every reader, as seen by the caller: QSBR a seq_cst fence
+ * (readers fence themselves), memb membarrier() or, in fence mode, a seq_cst
+ * fence pairing with the readers' fences.
+ */
+void flavour_fence_all_readers(void);
+/* Around a wait for a grace period: QSBR goes offline if online (returns
+ * whether it did) so the caller does not wait for itself; memb nothing. */
+bool flavour_wait_begin(void);
+void flavour_wait_end(bool was_online);
+void flavour_fork_child(void);
+
+#endif /* RCU_SRC_INTERNAL_H */

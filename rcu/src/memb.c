@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * memb.c - the memb flavour's exported functions, its flavour object, its
+ * hooks for the shared code, and the start-up choice between membarrier and
+ * reader fences.
+ *
+ * A registered thread's slot holds the counter it saw when its outermost
+ * rcu_read_lock() began, or 0 outside sections; the inline fast paths in
+ * <rcu/memb.h> maintain it with a compiler barrier only. The full fence the
+ * reader skips is run on its CPU by membarrier(MEMBARRIER_CMD_PRIVATE_
+ * EXPEDITED) in flavour_fence_all_readers(): every thread of the process
+ * that is running executes a full barrier before the call returns, and a
+ * thread that is not running passed one when it was switched out. So the
+ * updater's "store; membarrier; load" and the reader's "store; compiler
+ * barrier; load" behave as if both had seq_cst fences (gp.c notes 3, 5).
+ *
+ * Fence mode: when the kernel refuses MEMBARRIER_CMD_REGISTER_PRIVATE_
+ * EXPEDITED, or RCU_MEMB_FORCE_FENCES=1 is set, use_fences is set once,
+ * before main (constructor), and both sides use seq_cst fences instead.
+ * Sanitizers (TSan) see those fences but not membarrier; the acquire/release
+ * pairs of gp.c notes 2 and 4 are what they check in both modes.
+ *
+ * Relies on: registry.c, gp.c, call_rcu.c, <rcu/memb.h>.
+ */
+#define _GNU_SOURCE
+#include <linux/membarrier.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static int memb_membarrier(int cmd)
+{
+	return (int)syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+/* Decides the mode; true when membarrier is usable. */
+static bool memb_register_membarrier(void)
+{
+	return memb_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+}
+
+__attribute__((constructor)) static void memb_choose_mode(void)
+{
+	const char *force = getenv("RCU_MEMB_FORCE_FENCES");
+	bool fences = force != NULL && strcmp(force, "1") == 0;
+
+	if (!fences)
+		fences = !memb_register_membarrier();
+	/* Relaxed: written before main, before any thread exists. */
+	rcu_atomic_store(&self_gp.use_fences, fences, memory_order_relaxed);
+}
+
+void flavour_fence_all_readers(void)
+{
+	if (rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed)) {
+		/* Pairs with the seq_cst fences in rcu_memb_reader_fence_(). */
+		rcu_fence(memory_order_seq_cst);
+		return;
+	}
+	/* Pairs with the compiler barriers in rcu_memb_reader_fence_(). */
+	if (memb_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
+		perror("rcu: synchronize_rcu: membarrier");
+		abort();
+	}
+}
+
+/* The child is single-threaded: switching to fences here is safe. */
+void flavour_fork_child(void)
+{
+	if (!rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed) &&
+	    !memb_register_membarrier())
+		rcu_atomic_store(&self_gp.use_fences, 1, memory_order_relaxed);
+}
+
+void rcu_memb_register_thread(void)
+{
+	registry_add_self("rcu_register_thread");
+}
+
+void rcu_memb_unregister_thread(void)
+{
+	rcu_check_outside_section_("rcu_unregister_thread");
+	registry_remove_self();
+}
+
+void rcu_memb_read_lock(void)
+{
+	rcu_read_lock();
+}
+
+void rcu_memb_read_unlock(void)
+{
+	rcu_read_unlock();
+}
+
+int rcu_memb_read_ongoing(void)
+{
+	return rcu_read_ongoing();
+}
+
+void rcu_memb_synchronize_rcu(void)
+{
+	rcu_check_outside_section_("synchronize_rcu");
+	gp_synchronize();
+}
+
+bool flavour_wait_begin(void)
+{
+	return false;
+}
+
+void flavour_wait_end(bool was_online)
+{
+	(void)was_online;
+}
+
+/* memb has no quiescent states: these ops exist so callers need no test. */
+static void memb_noop(void)
+{
+}
+
+const struct rcu_flavour rcu_flavour = {
+	.name = "memb",
+	.read_lock = rcu_memb_read_lock,
+	.read_unlock = rcu_memb_read_unlock,
+	.read_ongoing = rcu_memb_read_ongoing,
+	.quiescent_state = memb_noop,
+	.thread_offline = memb_noop,
+	.thread_online = memb_noop,
+	.register_thread = rcu_memb_register_thread,
+	.unregister_thread = rcu_memb_unregister_thread,
+	.synchronize_rcu = rcu_memb_synchronize_rcu,
+	.call_rcu = rcu_memb_call_rcu,
+	.barrier = rcu_memb_barrier,
+};

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * registry.c - the registered readers of one flavour.
+ *
+ * Owns: the calling thread's reader state (the exported TLS object the
+ * inline read side uses) and the list of registered readers with its lock.
+ *
+ * Invariants: a reader is on exactly one list while registered: the registry
+ * list, or, for the length of a grace period, that grace period's private
+ * "done" list (gp.c); both only change under registry_lock(), so removing a
+ * reader works whichever list it is on. The lock is only ever held for
+ * bounded work (never across a sleep waiting for readers; gp.c drops it to
+ * sleep), which is what lets threads register and unregister at any rate
+ * while grace periods run, and lets fork() take it (fork.c).
+ *
+ * Relies on: internal.h (list helpers), gp.c (the only other user of the
+ * list).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+
+#include "internal.h"
+
+_Thread_local struct rcu_reader_ self_reader;
+
+struct rcu_reader_ registry_readers = {
+	.next = &registry_readers,
+	.prev = &registry_readers,
+};
+
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void registry_lock(void)
+{
+	pthread_mutex_lock(&registry_mutex);
+}
+
+void registry_unlock(void)
+{
+	pthread_mutex_unlock(&registry_mutex);
+}
+
+void registry_add_self(const char *call)
+{
+	struct rcu_reader_ *r = &self_reader;
+
+	rcu_check_(r->registered, call, "thread already registered");
+	if (r->registered)
+		return;
+	registry_lock();
+	reader_list_add_tail(r, &registry_readers);
+	r->registered = true;
+	registry_unlock();
+}
+
+void registry_remove_self(void)
+{
+	struct rcu_reader_ *r = &self_reader;
+
+	if (!r->registered)
+		return;
+	registry_lock();
+	reader_list_del(r);
+	r->registered = false;
+	registry_unlock();
+}
+
+bool registry_has_other(void)
+{
+	const struct rcu_reader_ *first = registry_readers.next;
+
+	if (first == &registry_readers)
+		return false;
+	return first != &self_reader || first->next != &registry_readers;
+}
+
+__attribute__((constructor)) static void registry_init(void)
+{
+	fork_install_handlers();
+}
+
+void registry_fork_prepare(void)
+{
+	registry_lock();
+}
+
+void registry_fork_parent(void)
+{
+	registry_unlock();
+}
+
+/*
+ * The child has one thread, the forking one: drop every other reader (their
+ * threads do not exist here) and any grace period's private list.
+ */
+void registry_fork_child(void)
+{
+	pthread_mutex_init(&registry_mutex, NULL);
+	reader_list_init(&registry_readers);
+	if (self_reader.registered)
+		reader_list_add_tail(&self_reader, &registry_readers);
+}
