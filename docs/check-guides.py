@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""check-guides.py EXAMPLES_DIR GUIDE.md...
+
+Keeps the guides honest: every ```c block in a guide must appear verbatim
+(line for line, trailing blanks ignored) in one of the example programs,
+which meson compiles and runs (suite 'docs'). Every example must be quoted
+or named by at least one guide, so none rots unread.
+"""
+import pathlib
+import re
+import sys
+
+
+def lines(text):
+    return [line.rstrip() for line in text.splitlines()]
+
+
+def contains(haystack, needle):
+    n = len(needle)
+    return any(haystack[i:i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def main():
+    examples_dir = pathlib.Path(sys.argv[1])
+    guides = [pathlib.Path(p) for p in sys.argv[2:]]
+    examples = {p.name: lines(p.read_text()) for p in sorted(examples_dir.glob('*.c'))}
+    used = set()
+    errors = []
+    blocks = 0
+    for guide in guides:
+        text = guide.read_text()
+        for name in examples:
+            if name in text:
+                used.add(name)
+        for match in re.finditer(r'^```c\n(.*?)^```', text, re.S | re.M):
+            blocks += 1
+            block = lines(match.group(1))
+            while block and not block[-1]:
+                block.pop()
+            line_no = text.count('\n', 0, match.start()) + 1
+            found = [name for name, body in examples.items() if contains(body, block)]
+            if not found:
+                errors.append(f'{guide.name}:{line_no}: ```c block is in no docs/examples/*.c file')
+            used.update(found)
+    for name in examples:
+        if name not in used:
+            errors.append(f'examples/{name}: neither quoted nor named by any guide')
+    for error in errors:
+        print(error, file=sys.stderr)
+    if not errors:
+        print(f'check-guides.py: {blocks} code blocks in {len(guides)} guides, '
+              f'all from the {len(examples)} examples')
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

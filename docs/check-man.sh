@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# check-man.sh MANDIR
+#
+# Formats every page of MANDIR (section 3) with groff's man macros, all
+# warnings on, and fails on any diagnostic; mandoc -Tlint also runs when it
+# is installed. Pages that only say ".so man3/other.3" (one name per
+# function) must point at a page that exists. Exit 77 (skipped) without groff.
+set -euo pipefail
+
+mandir=${1:?usage: check-man.sh MANDIR}
+if ! command -v groff >/dev/null 2>&1; then
+	echo "check-man.sh: groff not found: skipped"
+	exit 77
+fi
+
+fail=0
+pages=0
+for page in "$mandir"/*.3; do
+	first=$(head -n 1 "$page")
+	case "$first" in
+	.so\ *)
+		target="$mandir/$(basename "${first#.so }")"
+		if [ ! -f "$target" ]; then
+			echo "check-man.sh: $page: .so target ${first#.so } does not exist" >&2
+			fail=1
+		fi
+		continue
+		;;
+	esac
+	pages=$((pages + 1))
+	# -t: tables (tbl); -z: format, print nothing; -ww: every warning; -rCHECKSTYLE: man
+	# macro style checks (groff 1.23; ignored by older versions).
+	out=$(LC_ALL=C.UTF-8 groff -t -man -Tutf8 -ww -z -rCHECKSTYLE=3 "$page" 2>&1) || fail=1
+	if [ -n "$out" ]; then
+		echo "check-man.sh: $page:" >&2
+		echo "$out" >&2
+		fail=1
+	fi
+	if command -v mandoc >/dev/null 2>&1; then
+		out=$(mandoc -Tlint -Wwarning "$page" 2>&1) || true
+		if [ -n "$out" ]; then
+			echo "$out" >&2
+			fail=1
+		fi
+	fi
+done
+[ "$pages" -gt 0 ] || { echo "check-man.sh: no pages in $mandir" >&2; exit 1; }
+[ "$fail" = 0 ] && echo "check-man.sh: $pages pages clean"
+exit "$fail"

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# run-consumer.sh SOURCE_ROOT WORK_DIR [MESON]
+#
+# Builds tests/consumer/project, a downstream meson project, with this
+# checkout as its lfht subproject, the way a user would: a copy of the
+# project, a subprojects/lfht.wrap, the lfht sources in subprojects/lfht
+# (a copy of this working tree, so uncommitted changes are tested too; the
+# wrap's url is only used when the directory is missing). rcu is found
+# through lfht's own subprojects/rcu, with no wrap of its own. Checks:
+#   - meson setup prints no WARNING;
+#   - -Dlfht:debug_checks=false is accepted and in effect;
+#   - nothing of lfht's or rcu's tests, benchmarks or docs is defined;
+#   - both programs (QSBR and memb) build and pass as the consumer's tests.
+# Offline: nothing is downloaded.
+set -euo pipefail
+
+src=$(cd "${1:?usage: run-consumer.sh SOURCE_ROOT WORK_DIR [MESON]}" && pwd)
+work=${2:?usage: run-consumer.sh SOURCE_ROOT WORK_DIR [MESON]}
+meson=${3:-meson}
+
+fail() { echo "run-consumer.sh: FAIL: $*" >&2; exit 1; }
+
+rm -rf "$work"
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+proj="$work/project"
+build="$work/build"
+cp -R "$src/tests/consumer/project" "$proj"
+mkdir -p "$proj/subprojects/lfht"
+
+# The working tree without build directories or anything git ignores.
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	(cd "$src" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 sh -c 'for f; do [ -e "$f" ] || [ -L "$f" ] && printf "%s\0" "$f"; done' sh |
+		tar --null -T - -cf -) | tar -xf - -C "$proj/subprojects/lfht"
+else
+	(cd "$src" && tar --exclude='./build*' -cf - .) | tar -xf - -C "$proj/subprojects/lfht"
+fi
+[ -f "$proj/subprojects/lfht/meson.build" ] || fail "copy of $src has no meson.build"
+
+cat >"$proj/subprojects/lfht.wrap" <<WRAP
+[wrap-git]
+directory = lfht
+url = file://$src
+revision = HEAD
+depth = 1
+
+[provide]
+dependency_names = lfht, rcu-qsbr, rcu-memb
+WRAP
+
+echo "run-consumer.sh: meson setup (consumer in $proj)"
+(cd "$proj" && "$meson" setup "$build" \
+	-Dlfht:debug_checks=false \
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb) >"$work/setup.log" 2>&1 || {
+	cat "$work/setup.log"
+	fail "meson setup failed"
+}
+if grep -n 'WARNING' "$work/setup.log"; then
+	cat "$work/setup.log"
+	fail "meson setup printed warnings"
+fi
+grep -q "Executing subproject rcu" "$work/setup.log" ||
+	fail "rcu was not configured as lfht's nested subproject"
+
+# Options in effect, and what was defined.
+"$meson" introspect --buildoptions "$build" >"$work/options.json"
+"$meson" introspect --targets "$build" >"$work/targets.json"
+"$meson" introspect --tests "$build" >"$work/tests.json"
+python3 - "$work" <<'PY' || fail "see above"
+import json, sys
+work = sys.argv[1]
+options = {o['name']: o['value'] for o in json.load(open(f'{work}/options.json'))}
+errors = []
+if options.get('lfht:debug_checks') != 'false':
+    errors.append(f"lfht:debug_checks is {options.get('lfht:debug_checks')!r}, not 'false'")
+for t in json.load(open(f'{work}/targets.json')):
+    where = t['defined_in'].replace('\\', '/')
+    for part in ('/subprojects/lfht/tests/', '/subprojects/lfht/tools/',
+                 '/subprojects/lfht/docs/', '/subprojects/rcu/tests/',
+                 '/subprojects/lfht/rcu/tests/'):
+        if part in where:
+            errors.append(f"subproject target {t['name']} defined in {where}")
+names = sorted(t['name'] for t in json.load(open(f'{work}/tests.json')))
+if names != ['memb-user', 'qsbr-user']:
+    errors.append(f'tests registered: {names}, want only the consumer\'s two')
+for e in errors:
+    print('run-consumer.sh:', e, file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
+
+echo "run-consumer.sh: meson compile"
+"$meson" compile -C "$build" -j 2 >"$work/compile.log" 2>&1 || {
+	cat "$work/compile.log"
+	fail "build failed"
+}
+echo "run-consumer.sh: meson test"
+"$meson" test -C "$build" --no-rebuild --print-errorlogs >"$work/test.log" 2>&1 || {
+	cat "$work/test.log"
+	fail "the consumer's tests failed"
+}
+grep -E '^ *(Ok|OK|Fail|FAIL)' "$work/test.log" || true
+grep -Eq 'Ok: +2' "$work/test.log" || { cat "$work/test.log"; fail "expected 2 passing tests"; }
+echo "run-consumer.sh: ok"

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""check-install.py BUILD_ROOT SOURCE_ROOT WORK_DIR MAN_PAGES(yes|no) CC...
+
+Installs the build into WORK_DIR/destdir (meson install --destdir, no
+rebuild), checks that the headers, the shared and static libraries, the three
+.pc files and (when MAN_PAGES is yes) every page of docs/man landed, then
+builds tests/install/prog.c out of tree with only
+`pkg-config --cflags --libs lfht rcu-qsbr` (and rcu-memb; PKG_CONFIG_PATH
+and PKG_CONFIG_SYSROOT_DIR point into the destdir) and runs it with
+LD_LIBRARY_PATH, checking it loaded the installed libraries; then links it
+statically (pkg-config --static) and runs that. Offline; no root needed.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+
+
+def run(cmd, env=None, capture=True):
+    print('+', ' '.join(str(c) for c in cmd))
+    r = subprocess.run([str(c) for c in cmd], env=env, text=True,
+                       stdout=subprocess.PIPE if capture else None,
+                       stderr=subprocess.STDOUT if capture else None)
+    if r.returncode != 0:
+        if capture:
+            print(r.stdout)
+        raise SystemExit(f'check-install.py: FAIL: {cmd[0]} exited {r.returncode}')
+    return r.stdout if capture else ''
+
+
+def main():
+    build = pathlib.Path(sys.argv[1]).resolve()
+    source = pathlib.Path(sys.argv[2]).resolve()
+    work = pathlib.Path(sys.argv[3]).resolve()
+    man_pages = sys.argv[4] == 'yes'
+    cc = sys.argv[5:] or ['cc']
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    destdir = work / 'destdir'
+
+    options = {o['name']: o['value'] for o in json.loads(
+        run(['meson', 'introspect', '--buildoptions', build]))}
+    prefix = pathlib.Path(options['prefix'])
+    def inst(key):
+        p = pathlib.Path(options[key])
+        return destdir / (prefix / p).relative_to('/')
+    libdir, includedir, mandir = inst('libdir'), inst('includedir'), inst('mandir')
+    kinds = options['default_library']
+
+    run(['meson', 'install', '-C', build, '--no-rebuild', '--quiet', '--destdir', destdir])
+
+    errors = []
+    def want(path):
+        if not path.exists():
+            errors.append(f'not installed: {path.relative_to(destdir)}')
+    for h in ['lfht/lfht.h', 'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
+              'rcu/flavour.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
+        want(includedir / h)
+    for lib in ['lfht', 'rcu-qsbr', 'rcu-memb']:
+        want(libdir / 'pkgconfig' / f'{lib}.pc')
+        if kinds in ('shared', 'both'):
+            want(libdir / f'lib{lib}.so')
+            if not list(libdir.glob(f'lib{lib}.so.*')):
+                errors.append(f'not installed: lib{lib}.so.<version>')
+        if kinds in ('static', 'both'):
+            want(libdir / f'lib{lib}.a')
+    if man_pages:
+        pages = sorted(p.name for p in (source / 'docs/man').glob('*.3'))
+        for page in pages:
+            want(mandir / 'man3' / page)
+        print(f'check-install.py: {len(pages)} man pages expected')
+    if errors:
+        for e in errors:
+            print('check-install.py:', e, file=sys.stderr)
+        return 1
+
+    env = dict(os.environ)
+    env['PKG_CONFIG_PATH'] = str(libdir / 'pkgconfig')
+    env['PKG_CONFIG_SYSROOT_DIR'] = str(destdir)
+    env.pop('PKG_CONFIG_LIBDIR', None)
+    prog = source / 'tests/install/prog.c'
+    strict = ['-std=c11', '-Wall', '-Wextra', '-Werror']
+    for flavour, define in [('rcu-qsbr', []), ('rcu-memb', ['-DPROG_MEMB'])]:
+        if kinds not in ('shared', 'both'):
+            break
+        flags = run(['pkg-config', '--cflags', '--libs', 'lfht', flavour], env=env).split()
+        exe = work / f'prog-{flavour}'
+        run(cc + strict + define + [prog, '-o', exe] + flags)
+        env_run = dict(env, LD_LIBRARY_PATH=str(libdir))
+        ldd = run(['ldd', exe], env=env_run)
+        for lib in ['liblfht.so', f'lib{flavour}.so']:
+            line = next((l for l in ldd.splitlines() if lib in l), '')
+            if str(destdir) not in line:
+                errors.append(f'{exe.name}: {lib} not loaded from the destdir: {line.strip()!r}')
+        print(run([exe], env=env_run).strip())
+    if kinds in ('static', 'both'):
+        flags = run(['pkg-config', '--static', '--cflags', '--libs', 'lfht', 'rcu-qsbr'],
+                    env=env).split()
+        exe = work / 'prog-static'
+        run(cc + strict + [prog, '-o', exe, '-static'] + flags)
+        dyn = run(['readelf', '-d', exe])
+        if 'NEEDED' in dyn:
+            errors.append(f'{exe.name}: not a static executable')
+        print(run([exe], env=env).strip())
+    for e in errors:
+        print('check-install.py:', e, file=sys.stderr)
+    if not errors:
+        print('check-install.py: ok')
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
