@@ -62,7 +62,7 @@ if grep -n 'WARNING' "$work/setup.log"; then
 	cat "$work/setup.log"
 	fail "meson setup printed warnings"
 fi
-grep -q "Executing subproject rcu" "$work/setup.log" ||
+grep -Eq "Executing subproject (lfht:)?rcu" "$work/setup.log" ||
 	fail "rcu was not configured as lfht's nested subproject"
 
 # Options in effect, and what was defined.
