@@ -128,26 +128,37 @@ unsigned long test_count_nodes(struct cds_lfht *ht, long *before, long *after)
 unsigned long test_del_all(struct cds_lfht *ht)
 {
 	unsigned long n = 0;
+	long failed = 0;
+	bool more = true;
 
-	for (;;) {
+	/* Batches: a full restart from cds_lfht_first per node would walk the
+	 * ever longer run of empty buckets at the front each time. */
+	while (more) {
 		struct cds_lfht_iter iter;
-		struct test_node *tn;
-		int ret = -1;
+		struct cds_lfht_node *node;
+		int batch = 0;
 
+		more = false;
 		rcu_read_lock();
-		cds_lfht_first(ht, &iter);
-		tn = test_node_of(cds_lfht_iter_get_node(&iter));
-		if (tn != NULL)
-			ret = cds_lfht_del(ht, &tn->node);
+		cds_lfht_for_each(ht, &iter, node) {
+			struct test_node *tn = test_node_of(node);
+
+			if (cds_lfht_del(ht, node) != 0) {
+				failed++;
+				continue;
+			}
+			test_node_free_rcu(tn);	/* call_rcu may be called in a section */
+			n++;
+			if (++batch == 1024) {
+				more = true;
+				break;
+			}
+		}
 		rcu_read_unlock();
-		if (tn == NULL)
-			break;
-		ck_assert_int_eq(ret, 0);
-		test_node_free_rcu(tn);
-		n++;
-		if (n % 256 == 0)
-			quiescent();
+		quiescent();
 	}
+	ck_assert_msg(failed == 0, "%ld nodes met in a quiescent table failed to delete",
+		      failed);
 	return n;
 }
 
