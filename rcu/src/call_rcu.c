@@ -45,6 +45,10 @@
 #define CB_IDLE_POLLS 200
 #define CB_LINK_SPINS 100
 #define CB_BARRIER_SPINS 1000
+/* QSBR: callbacks between the worker's quiescent states, so a long batch
+ * does not hold up grace periods (a callback holds no RCU reference once it
+ * has returned). */
+#define CB_QS_INTERVAL 32
 
 static struct rcu_head cb_stub;
 static _Atomic(struct rcu_head *) cb_tail = &cb_stub;
@@ -101,13 +105,15 @@ static bool cb_take_batch(struct rcu_head **first, struct rcu_head **last)
 static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
 {
 	cb_in_callback = true;
-	for (;;) {
+	for (unsigned i = 1;; i++) {
 		/* Read the link first: the callback frees the node. */
 		struct rcu_head *next = n == last ? NULL : cb_wait_next(n);
 
 		n->func(n);
 		if (next == NULL)
 			break;
+		if (i % CB_QS_INTERVAL == 0)
+			rcu_flavour.quiescent_state();
 		n = next;
 	}
 	cb_in_callback = false;

@@ -72,7 +72,8 @@ RCU_API _Noreturn void rcu_memb_misuse_(const char *call, const char *rule);
  */
 static inline void rcu_memb_reader_fence_(void)
 {
-	if (rcu_atomic_load(&rcu_memb_gp_.use_fences, memory_order_relaxed))
+	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.use_fences,
+					     memory_order_relaxed), 0))
 		/* Pairs with the seq_cst fence in memb_all_readers_fence(). */
 		rcu_fence(memory_order_seq_cst);
 	else
@@ -84,7 +85,7 @@ static inline void rcu_memb_read_lock_fast_(void)
 {
 	struct rcu_reader_ *r = &rcu_memb_reader_;
 
-	if (r->nesting++ != 0)
+	if (__builtin_expect(r->nesting++ != 0, 0))
 		return;
 	/* Acquire: pairs with the seq_cst increment in gp_run(); a section that
 	 * snapshots the new counter sees what was unlinked before it. */
@@ -99,7 +100,7 @@ static inline void rcu_memb_read_unlock_fast_(void)
 {
 	struct rcu_reader_ *r = &rcu_memb_reader_;
 
-	if (--r->nesting != 0)
+	if (__builtin_expect(--r->nesting != 0, 0))
 		return;
 	/* Release: the section's reads are done before a grace period sees it
 	 * end; pairs with the acquire scan in gp_scan_readers(). */
@@ -107,7 +108,8 @@ static inline void rcu_memb_read_unlock_fast_(void)
 	/* The store is visible before the futex load (a sleeping writer's flag
 	 * store and our store must not pass each other). */
 	rcu_memb_reader_fence_();
-	if (rcu_atomic_load(&rcu_memb_gp_.futex, memory_order_relaxed) == -1)
+	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.futex,
+					     memory_order_relaxed) == -1, 0))
 		rcu_memb_wake_writer_();
 }
 
