@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/tests/test_churn.c - thread churn: short-lived threads register, read,
+ * queue a callback, unregister and exit in a loop, while other threads run
+ * synchronize_rcu back to back and one replaces the published object (and
+ * frees the old one after a grace period). Bounded by a fixed number of
+ * threads; every count is checked at the end.
+ */
+#define _GNU_SOURCE
+#include "rcu_test.h"
+
+#include <string.h>
+
+#define CHURNERS 3
+#define THREADS_PER_CHURNER 120
+#define READS_PER_THREAD 50
+#define SYNCERS 2
+#define JOIN_SECONDS 20.0
+
+static struct test_obj *slot;
+static _Atomic long stop;
+
+static struct {
+	_Atomic long threads_done;
+	_Atomic long reads;
+	_Atomic long bad_reads;
+	_Atomic long queued;
+	_Atomic long ran;
+	_Atomic long syncs;
+	_Atomic long replacements;
+	_Atomic long double_registrations;
+} ct;
+
+static bool stopping(void)
+{
+	/* Acquire: pairs with the release store of stop. */
+	return rcu_atomic_load(&stop, memory_order_acquire) != 0;
+}
+
+static void churn_cb(struct rcu_head *head)
+{
+	free(head);
+	rcu_atomic_add(&ct.ran, 1, memory_order_relaxed);
+}
+
+static void read_some(int n)
+{
+	uint64_t seq;
+
+	for (int i = 0; i < n; i++) {
+		struct test_obj *o;
+
+		rcu_read_lock();
+		o = rcu_dereference(slot);
+		if (!test_obj_intact(o, &seq)) {
+			rcu_atomic_add(&ct.bad_reads, 1, memory_order_relaxed);
+			TEST_CHECK(false, "short-lived reader saw a freed object");
+		}
+		rcu_read_unlock();
+		reader_quiescent();
+		rcu_atomic_add(&ct.reads, 1, memory_order_relaxed);
+	}
+}
+
+static void *short_lived(void *arg)
+{
+	uintptr_t n = (uintptr_t)arg;
+	struct rcu_head *head = malloc(sizeof(*head));
+
+	if (head == NULL)
+		abort();
+	rcu_register_thread();
+	read_some(READS_PER_THREAD);
+	if (n % 3 == 0) {
+		/* Leave and come back within one thread's life. */
+		rcu_unregister_thread();
+		rcu_register_thread();
+		read_some(1);
+		rcu_atomic_add(&ct.double_registrations, 1, memory_order_relaxed);
+	}
+	/* Queued by a thread about to exit: must still run. */
+	call_rcu(head, churn_cb);
+	rcu_atomic_add(&ct.queued, 1, memory_order_relaxed);
+	rcu_unregister_thread();
+	rcu_atomic_add(&ct.threads_done, 1, memory_order_relaxed);
+	return NULL;
+}
+
+static void *churner(void *arg)
+{
+	(void)arg;
+	for (uintptr_t i = 0; i < THREADS_PER_CHURNER; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, short_lived, (void *)i) != 0) {
+			TEST_CHECK(false, "pthread_create failed");
+			break;
+		}
+		if (!test_join_within(t, JOIN_SECONDS)) {
+			TEST_CHECK(false, "a short-lived reader hung");
+			break;
+		}
+	}
+	return NULL;
+}
+
+static void *syncer(void *arg)
+{
+	(void)arg;
+	while (!stopping()) {
+		synchronize_rcu();
+		rcu_atomic_add(&ct.syncs, 1, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static void *replacer(void *arg)
+{
+	(void)arg;
+	for (uint64_t seq = 2; !stopping(); seq++) {
+		struct test_obj *old = rcu_xchg_pointer(&slot, test_obj_new(seq));
+
+		synchronize_rcu();
+		test_obj_free(old);
+		rcu_atomic_add(&ct.replacements, 1, memory_order_relaxed);
+	}
+	return NULL;
+}
+
+static long ld(_Atomic long *p)
+{
+	return rcu_atomic_load(p, memory_order_relaxed);
+}
+
+START_TEST(threads_register_read_and_exit_while_grace_periods_run)
+{
+	pthread_t churners[CHURNERS], syncers[SYNCERS], repl;
+	long expected = (long)CHURNERS * THREADS_PER_CHURNER;
+
+	test_failures_reset();
+	memset(&ct, 0, sizeof(ct));
+	rcu_atomic_store(&stop, 0, memory_order_relaxed);
+	slot = test_obj_new(1);
+	for (int i = 0; i < SYNCERS; i++)
+		test_start(&syncers[i], syncer, NULL);
+	test_start(&repl, replacer, NULL);
+	for (int i = 0; i < CHURNERS; i++)
+		test_start(&churners[i], churner, NULL);
+	for (int i = 0; i < CHURNERS; i++)
+		ck_assert_msg(test_join_within(churners[i], 2 * JOIN_SECONDS),
+			      "churner %d did not finish", i);
+	rcu_atomic_store(&stop, 1, memory_order_release);
+	for (int i = 0; i < SYNCERS; i++)
+		ck_assert_msg(test_join_within(syncers[i], JOIN_SECONDS),
+			      "syncer %d hung", i);
+	ck_assert_msg(test_join_within(repl, JOIN_SECONDS), "replacer hung");
+	rcu_barrier();
+
+	printf("churn %s: threads %ld, reads %ld, re-registrations %ld,"
+	       " syncs %ld, replacements %ld, callbacks %ld/%ld\n",
+	       TEST_FLAVOUR_NAME, ld(&ct.threads_done), ld(&ct.reads),
+	       ld(&ct.double_registrations), ld(&ct.syncs),
+	       ld(&ct.replacements), ld(&ct.ran), ld(&ct.queued));
+	fflush(stdout);
+	ck_assert_no_worker_failures();
+	ck_assert_int_eq(ld(&ct.bad_reads), 0);
+	ck_assert_int_eq(ld(&ct.threads_done), expected);
+	ck_assert_int_eq(ld(&ct.reads), expected * READS_PER_THREAD +
+			 ld(&ct.double_registrations));
+	ck_assert_int_eq(ld(&ct.double_registrations), CHURNERS * (THREADS_PER_CHURNER / 3));
+	ck_assert_int_eq(ld(&ct.queued), expected);
+	ck_assert_msg(ld(&ct.ran) == expected,
+		      "rcu_barrier returned with %ld of %ld callbacks run (queued"
+		      " by threads that have exited)", ld(&ct.ran), expected);
+	ck_assert_msg(ld(&ct.syncs) > 0, "no synchronize_rcu completed");
+	ck_assert_msg(ld(&ct.replacements) > 0, "no replacement");
+	test_obj_free(slot);
+	slot = NULL;
+}
+END_TEST
+
+static Suite *churn_suite(void)
+{
+	Suite *s = suite_create("rcu-churn-" TEST_FLAVOUR_NAME);
+
+	TEST_ADD(s, threads_register_read_and_exit_while_grace_periods_run, 60);
+	return s;
+}
+
+int main(void)
+{
+	return test_main(churn_suite());
+}
