@@ -44,6 +44,8 @@ static inline void reader_resume(bool was_online)
 	if (was_online)
 		rcu_thread_online();
 }
+/* memb only: whether readers run full fences (not part of the API). */
+static inline int test_memb_fence_mode(void) { return -1; }
 #elif defined(TEST_FLAVOUR_MEMB)
 #include <rcu/memb.h>
 #define TEST_FLAVOUR_NAME "memb"
@@ -53,6 +55,10 @@ static inline void reader_offline(void) { }
 static inline void reader_online(void) { }
 static inline bool reader_pause(void) { return false; }
 static inline void reader_resume(bool was_online) { (void)was_online; }
+static inline int test_memb_fence_mode(void)
+{
+	return rcu_atomic_load(&rcu_memb_gp_.use_fences, memory_order_relaxed);
+}
 #else
 #error "build with -DTEST_FLAVOUR_QSBR or -DTEST_FLAVOUR_MEMB"
 #endif

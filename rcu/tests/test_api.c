@@ -570,6 +570,21 @@ START_TEST(flavour_ops_work_through_the_pointers)
 }
 END_TEST
 
+/* ---- memb: the fence fallback ----------------------------------------- */
+
+START_TEST(memb_readers_use_fences_when_env_forces_them)
+{
+	const char *force = getenv("RCU_MEMB_FORCE_FENCES");
+	int mode = test_memb_fence_mode();
+
+	ck_assert_msg(mode == 0 || mode == 1, "fence mode %d", mode);
+	if (force != NULL && strcmp(force, "1") == 0)
+		ck_assert_msg(mode == 1, "RCU_MEMB_FORCE_FENCES=1 but readers"
+			      " are not in fence mode");
+	printf("memb readers: %s\n", mode ? "full fences" : "membarrier");
+}
+END_TEST
+
 static Suite *api_suite(void)
 {
 	Suite *s = suite_create("rcu-api-" TEST_FLAVOUR_NAME);
@@ -595,6 +610,8 @@ static Suite *api_suite(void)
 	TEST_ADD(s, caa_container_of_recovers_enclosing_object, 10);
 	TEST_ADD(s, flavour_object_names_this_flavour_and_has_every_op, 10);
 	TEST_ADD(s, flavour_ops_work_through_the_pointers, 10);
+	if (!TEST_IS_QSBR)
+		TEST_ADD(s, memb_readers_use_fences_when_env_forces_them, 10);
 	return s;
 }
 
