@@ -210,13 +210,21 @@ static void *flood_producer(void *p)
 	return NULL;
 }
 
+static bool all_queued(struct flood *f, long n)
+{
+	for (unsigned i = 0; i < f->nr; i++)
+		if (rcu_atomic_load(&f->queued[i], memory_order_relaxed) < n)
+			return false;
+	return true;
+}
+
 START_TEST(barrier_waits_for_every_earlier_callback)
 {
 	struct flood f = { .nr = 3 };
 	struct flood_arg args[3];
 	pthread_t t[3];
 	long snap[3], after, barriers = 0;
-	double end = test_now() + 0.5;
+	double end = test_now() + 0.5, hard_end = end + CALL_SECONDS;
 
 	test_failures_reset();
 	counters_reset();
@@ -226,7 +234,8 @@ START_TEST(barrier_waits_for_every_earlier_callback)
 		args[i] = (struct flood_arg){ &f, i };
 		test_start(&t[i], flood_producer, &args[i]);
 	}
-	while (test_now() < end || barriers < 20) {
+	while (test_now() < hard_end &&
+	       (test_now() < end || barriers < 20 || !all_queued(&f, 100))) {
 		for (unsigned i = 0; i < f.nr; i++)
 			/* Acquire: pairs with the release in flood_producer(). */
 			snap[i] = rcu_atomic_load(&f.queued[i], memory_order_acquire);
@@ -238,8 +247,6 @@ START_TEST(barrier_waits_for_every_earlier_callback)
 				      "barrier %ld returned with producer %u's callback"
 				      " %ld of %ld not run", barriers, i, after, snap[i]);
 		}
-		if (barriers > 2000)
-			break;
 	}
 	rcu_atomic_store(&f.stop, 1, memory_order_release);
 	for (unsigned i = 0; i < f.nr; i++)
