@@ -11,7 +11,8 @@
 # through lfht's own subprojects/rcu, with no wrap of its own. Checks:
 #   - meson setup prints no WARNING;
 #   - -Dlfht:debug_checks=false is accepted and in effect;
-#   - nothing of lfht's or rcu's tests, benchmarks or docs is defined;
+#   - nothing of lfht's or rcu's tests, benchmarks or docs is defined or
+#     installed (man pages);
 #   - both programs (QSBR and memb) build and pass as the consumer's tests.
 # Offline: nothing is downloaded.
 set -euo pipefail
@@ -69,6 +70,7 @@ grep -Eq "Executing subproject (lfht:)?rcu" "$work/setup.log" ||
 "$meson" introspect --buildoptions "$build" >"$work/options.json"
 "$meson" introspect --targets "$build" >"$work/targets.json"
 "$meson" introspect --tests "$build" >"$work/tests.json"
+"$meson" introspect --installed "$build" >"$work/installed.json"
 python3 - "$work" <<'PY' || fail "see above"
 import json, sys
 work = sys.argv[1]
@@ -83,6 +85,9 @@ for t in json.load(open(f'{work}/targets.json')):
                  '/subprojects/lfht/rcu/tests/'):
         if part in where:
             errors.append(f"subproject target {t['name']} defined in {where}")
+for dest in json.load(open(f'{work}/installed.json')).values():
+    if '/man/' in dest or '/doc/' in dest:
+        errors.append(f'the subproject installs documentation: {dest}')
 names = sorted(t['name'] for t in json.load(open(f'{work}/tests.json')))
 if names != ['memb-user', 'qsbr-user']:
     errors.append(f'tests registered: {names}, want only the consumer\'s two')
