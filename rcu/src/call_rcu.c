@@ -259,29 +259,19 @@ void call_rcu_fork_parent(void)
 }
 
 /*
- * The child has no worker: the next call_rcu() starts one. A producer that
- * was between its swap and its link at fork time does not exist here, so
- * cut the queue at the first missing link (those callbacks run only in the
- * parent). The batch the parent's worker held is not in the queue either.
+ * The child has no worker: the next call_rcu() starts one. The queue is
+ * emptied, not inherited: producers and the worker may have been writing
+ * it while fork() copied memory page by page, so the child's copy need not
+ * be a consistent list. Callbacks queued before fork() run in the parent
+ * only (in the child their objects are merely never freed).
  */
 void call_rcu_fork_child(void)
 {
-	struct rcu_head *tail = rcu_atomic_load(&cb_tail, memory_order_relaxed);
-	struct rcu_head *n = &cb_stub;
-
 	pthread_mutex_init(&cb_worker_mutex, NULL);
+	/* The only thread: no concurrent access. */
 	rcu_atomic_store(&cb_worker_started, 0, memory_order_relaxed);
 	rcu_atomic_store(&cb_futex, 0, memory_order_relaxed);
 	cb_in_callback = false;
-	while (n != tail) {
-		struct rcu_head *next = __atomic_load_n(&n->next, __ATOMIC_RELAXED);
-
-		if (next == NULL)
-			break;
-		n = next;
-	}
-	rcu_atomic_store(&cb_tail, n, memory_order_relaxed);
-	/* Queued callbacks exist: the child needs its worker now. */
-	if (n != &cb_stub)
-		cb_start_worker();
+	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
+	rcu_atomic_store(&cb_tail, &cb_stub, memory_order_relaxed);
 }

@@ -7,8 +7,11 @@
  * inherits consistent data. The grace-period mutex is not taken (a grace
  * period may be waiting on the forking thread itself); the child resets it.
  * In the child only the forking thread exists: the registry keeps just it
- * (if registered), the call_rcu worker is recreated, and memb re-registers
- * with membarrier.
+ * (if registered), the call_rcu queue starts empty and its worker is
+ * recreated on first use, and memb re-registers with membarrier. Lock-free
+ * data that other threads were writing during fork() (the call_rcu queue,
+ * other readers' slots) is not trusted in the child: fork() copies memory
+ * page by page while those threads run, so the copy is no consistent cut.
  *
  * Relies on: the fork hooks of registry.c, gp.c, call_rcu.c, qsbr.c/memb.c.
  */

@@ -30,6 +30,19 @@ struct rcu_reader_ registry_readers = {
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * A thread that exits still registered would leave its (freed) TLS on the
+ * list; this key's destructor unregisters it first. Its value is non-NULL
+ * exactly while the thread is registered.
+ */
+static pthread_key_t registry_exit_key;
+
+static void registry_thread_exit(void *arg)
+{
+	(void)arg;
+	rcu_flavour.unregister_thread();
+}
+
 void registry_lock(void)
 {
 	pthread_mutex_lock(&registry_mutex);
@@ -51,6 +64,7 @@ void registry_add_self(const char *call)
 	reader_list_add_tail(r, &registry_readers);
 	r->registered = true;
 	registry_unlock();
+	(void)pthread_setspecific(registry_exit_key, r);
 }
 
 void registry_remove_self(void)
@@ -63,6 +77,7 @@ void registry_remove_self(void)
 	reader_list_del(r);
 	r->registered = false;
 	registry_unlock();
+	(void)pthread_setspecific(registry_exit_key, NULL);
 }
 
 bool registry_has_other(void)
@@ -76,6 +91,8 @@ bool registry_has_other(void)
 
 __attribute__((constructor)) static void registry_init(void)
 {
+	if (pthread_key_create(&registry_exit_key, registry_thread_exit) != 0)
+		RCU_SYM_(misuse_)("init", "cannot create the thread-exit key");
 	fork_install_handlers();
 }
 

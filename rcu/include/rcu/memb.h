@@ -13,6 +13,10 @@
  * - Register each thread that reads (rcu_register_thread()) and unregister
  *   it, outside any read-side section, before it exits. Threads outside a
  *   read-side section never delay a grace period and may block freely.
+ *   A thread that exits still registered is unregistered on its way out
+ *   (pthread key destructor); with RCU_DEBUG_CHECKS, exiting inside a
+ *   read-side section aborts. Registering twice is a no-op (with checks:
+ *   abort); unregistering an unregistered thread is a no-op.
  * - synchronize_rcu() may be called from any thread, registered or not,
  *   outside read-side sections.
  * - rcu_read_ongoing() is nonzero inside a read-side section.
@@ -20,11 +24,12 @@
  *   first use, registered), one grace period per batch. rcu_barrier() waits
  *   until every callback queued before it has run; called from a callback
  *   it prints a message and returns.
- * - fork(): the child may keep using RCU. Only the forking thread is still
- *   registered there (in the state it had); the call_rcu worker is created
- *   again on first use; callbacks still queued are run by the child's worker
- *   too (both processes own a copy), except the batch the parent's worker had
- *   already taken, which only the parent runs.
+ * - fork(): the child may keep using RCU (pthread_atfork handlers keep the
+ *   registry and locks consistent). Only the forking thread is still
+ *   registered there, in the state it had; the call_rcu worker is created
+ *   again on first call_rcu(). Callbacks queued before fork() run in the
+ *   parent only: the child starts with an empty queue (its copies of those
+ *   objects are never freed), and its rcu_barrier() waits for its own.
  *
  * Include one flavour header per translation unit. The short names below
  * are static inlines over exported rcu_memb_* symbols, so a program may use

@@ -15,6 +15,10 @@
  * - Register each thread that reads (rcu_register_thread()) and unregister
  *   it before it exits. A thread that blocks while online stalls every
  *   grace period.
+ *   A thread that exits still registered is unregistered on its way out
+ *   (pthread key destructor); with RCU_DEBUG_CHECKS, exiting inside a
+ *   read-side section aborts. Registering twice is a no-op (with checks:
+ *   abort); unregistering an unregistered thread is a no-op.
  * - synchronize_rcu() may be called from any thread, registered or not.
  *   From an online thread it goes offline for the wait and comes back
  *   online, so it must not be called inside a read-side section.
@@ -24,11 +28,12 @@
  *   first use), registered and online while callbacks run, one grace period
  *   per batch. rcu_barrier() waits until every callback queued before it has
  *   run; called from a callback it prints a message and returns.
- * - fork(): the child may keep using RCU. Only the forking thread is still
- *   registered there (in the state it had); the call_rcu worker is created
- *   again on first use; callbacks still queued are run by the child's worker
- *   too (both processes own a copy), except the batch the parent's worker had
- *   already taken, which only the parent runs.
+ * - fork(): the child may keep using RCU (pthread_atfork handlers keep the
+ *   registry and locks consistent). Only the forking thread is still
+ *   registered there, in the state it had; the call_rcu worker is created
+ *   again on first call_rcu(). Callbacks queued before fork() run in the
+ *   parent only: the child starts with an empty queue (its copies of those
+ *   objects are never freed), and its rcu_barrier() waits for its own.
  *
  * Include one flavour header per translation unit. The short names below
  * are static inlines over exported rcu_qsbr_* symbols, so a program may use
