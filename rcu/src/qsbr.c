@@ -51,19 +51,31 @@ int rcu_qsbr_read_ongoing(void)
 	return rcu_read_ongoing();
 }
 
+/*
+ * The flavour ops: flavour-agnostic callers (liblfht) use them on any
+ * thread, so an unregistered thread is no misuse here, just not a reader.
+ */
 void rcu_qsbr_quiescent_state(void)
 {
-	rcu_quiescent_state();
+	if (!self_reader.registered)
+		return;
+	rcu_check_outside_section_("rcu_quiescent_state");
+	rcu_qsbr_quiescent_state_inline_();
 }
 
 void rcu_qsbr_thread_offline(void)
 {
-	rcu_thread_offline();
+	if (!self_reader.registered)
+		return;
+	rcu_check_outside_section_("rcu_thread_offline");
+	rcu_qsbr_thread_offline_inline_();
 }
 
 void rcu_qsbr_thread_online(void)
 {
-	rcu_thread_online();
+	if (!self_reader.registered)
+		return;
+	rcu_qsbr_thread_online_inline_();
 }
 
 void rcu_qsbr_synchronize_rcu(void)

@@ -24,6 +24,16 @@
  *   online, so it must not be called inside a read-side section.
  * - rcu_read_ongoing() is nonzero while the thread is online (in QSBR an
  *   online thread may hold RCU pointers anywhere between quiescent states).
+ * - With RCU_DEBUG_CHECKS, rcu_quiescent_state(), rcu_thread_offline() and
+ *   rcu_thread_online() abort on an unregistered thread or inside a
+ *   read-side section, as do the memb-like misuses (synchronize_rcu and
+ *   rcu_barrier inside a section, rcu_read_lock on an unregistered thread,
+ *   unbalanced rcu_read_unlock, double registration, unregistering inside a
+ *   section).
+ * - The flavour ops (rcu_flavour.quiescent_state, .thread_offline,
+ *   .thread_online, i.e. the exported rcu_qsbr_* functions), which
+ *   flavour-agnostic code such as liblfht calls on whatever thread it runs
+ *   on, do nothing on an unregistered thread instead of aborting.
  * - call_rcu() callbacks run on one worker thread per flavour (created on
  *   first use), registered and online while callbacks run, one grace period
  *   per batch. rcu_barrier() waits until every callback queued before it has
