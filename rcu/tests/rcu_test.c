@@ -320,6 +320,17 @@ void test_run_child(void (*fn)(void *arg), void *arg, double seconds,
 	}
 	reader_resume(was_online);
 	child->finished = done == pid;
+	if (!child->finished ||
+	    (WIFEXITED(child->status) && WEXITSTATUS(child->status) != 0))
+		fprintf(stderr, "test: child %d %s, its stderr:\n%s\n", (int)pid,
+			test_child_describe(child), child->err);
+}
+
+const char *test_child_err_tail(const struct test_child *child)
+{
+	size_t len = strlen(child->err);
+
+	return len > 400 ? child->err + len - 400 : child->err;
 }
 
 const char *test_child_describe(const struct test_child *child)

@@ -69,6 +69,21 @@ static inline int test_memb_fence_mode(void)
 #define TEST_DEBUG_CHECKS 0
 #endif
 
+/* Built with ThreadSanitizer (clang or gcc spelling). */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(TEST_TSAN)
+#define TEST_TSAN 1
+#endif
+#ifdef TEST_TSAN
+#define TEST_UNDER_TSAN 1
+#else
+#define TEST_UNDER_TSAN 0
+#endif
+
 #include <rcu/atomic.h>
 
 #include <check.h>
@@ -175,6 +190,10 @@ void test_run_child(void (*fn)(void *arg), void *arg, double seconds,
 		    struct test_child *child);
 /* "exit 3", "killed by SIGABRT", "still running": for messages. */
 const char *test_child_describe(const struct test_child *child);
+/* The last few hundred bytes of its stderr, for a Check message (Check
+ * limits their length); test_run_child() copies a child's whole stderr to
+ * ours when it hung or exited non-zero. */
+const char *test_child_err_tail(const struct test_child *child);
 /* A small per-thread generator (xorshift64*). */
 uint64_t test_rand(uint64_t *state);
 

@@ -238,6 +238,8 @@ static void *holder_run(void *p)
 				   "synchronize_rcu returned inside the section");
 			rcu_cpu_relax();
 		}
+		/* Still inside: a grace period may end as soon as we leave. */
+		rcu_atomic_store(&h->left, 1, memory_order_release);
 		rcu_read_unlock();
 		reader_quiescent();
 	} else {
@@ -245,8 +247,8 @@ static void *holder_run(void *p)
 		TEST_CHECK(test_spin_until(test_flag_set, &h->release, CALL_SECONDS),
 			   "never released");
 		reader_online();
+		rcu_atomic_store(&h->left, 1, memory_order_release);
 	}
-	rcu_atomic_store(&h->left, 1, memory_order_release);
 	rcu_unregister_thread();
 	return NULL;
 }

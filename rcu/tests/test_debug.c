@@ -29,7 +29,8 @@ static void expect_abort(void (*misuse)(void *arg), const char *call)
 	ck_assert_msg(child.finished && WIFSIGNALED(child.status) &&
 		      WTERMSIG(child.status) == SIGABRT,
 		      "misuse of %s: child %s, not killed by SIGABRT; stderr: \"%s\"",
-		      call, test_child_describe(&child), child.err);
+		      call, test_child_describe(&child),
+		      test_child_err_tail(&child));
 	ck_assert_msg(strstr(child.err, want) != NULL,
 		      "misuse of %s: stderr lacks \"%s\": \"%s\"", call, want,
 		      child.err);
@@ -63,8 +64,10 @@ START_TEST(correct_use_neither_aborts_nor_prints)
 	test_run_child(correct_use, NULL, CHILD_SECONDS, &child);
 	ck_assert_msg(child.finished && WIFEXITED(child.status) &&
 		      WEXITSTATUS(child.status) == 0,
-		      "child %s; stderr: \"%s\"", test_child_describe(&child), child.err);
-	ck_assert_msg(child.err[0] == '\0', "stderr: \"%s\"", child.err);
+		      "child %s; stderr: \"%s\"", test_child_describe(&child),
+		      test_child_err_tail(&child));
+	ck_assert_msg(child.err[0] == '\0', "stderr: \"%s\"",
+		      test_child_err_tail(&child));
 }
 END_TEST
 

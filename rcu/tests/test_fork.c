@@ -222,7 +222,7 @@ static void run_fork_test(bool registered)
 		ck_assert_msg(child.finished && WIFEXITED(child.status) &&
 			      WEXITSTATUS(child.status) == 0,
 			      "fork %d: child %s; its stderr:\n%s", i,
-			      test_child_describe(&child), child.err);
+			      test_child_describe(&child), test_child_err_tail(&child));
 		/* The parent keeps working between forks. */
 		if (registered)
 			ck_assert_msg(read_slot(), "parent saw a freed object");
@@ -273,5 +273,12 @@ static Suite *fork_suite(void)
 
 int main(void)
 {
+	if (TEST_UNDER_TSAN) {
+		/* Seen once in ~50 runs: a child hung in its first call_rcu/
+		 * rcu_barrier (its first pthread_create); never natively. TSan
+		 * does not support threads after a multi-threaded fork. */
+		puts("ThreadSanitizer: multi-threaded fork is unsupported: skipped");
+		return 77;
+	}
 	return test_main(fork_suite());
 }
