@@ -267,11 +267,12 @@ void call_rcu_fork_parent(void)
  */
 void call_rcu_fork_child(void)
 {
-	pthread_mutex_init(&cb_worker_mutex, NULL);
 	/* The only thread: no concurrent access. */
 	rcu_atomic_store(&cb_worker_started, 0, memory_order_relaxed);
 	rcu_atomic_store(&cb_futex, 0, memory_order_relaxed);
 	cb_in_callback = false;
 	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
 	rcu_atomic_store(&cb_tail, &cb_stub, memory_order_relaxed);
+	/* Locked by this very thread in call_rcu_fork_prepare(). */
+	pthread_mutex_unlock(&cb_worker_mutex);
 }

@@ -68,8 +68,13 @@
 
 struct rcu_gp_ self_gp = { .ctr = 1 };
 
-/* One grace period at a time; gp_completed is under it. */
-static pthread_mutex_t gp_mutex = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * One grace period at a time; gp_completed is under it. A futex lock, not a
+ * pthread mutex: fork() does not take it (see gp_fork_prepare), so the child
+ * must be able to reset it from any state, which POSIX does not allow for a
+ * mutex. 0 free, 1 held, 2 held with sleepers.
+ */
+static _Atomic int32_t gp_lock_word;
 static uint64_t gp_completed;
 /* Requests; gp_requested is under it. Held only for a few instructions. */
 static pthread_mutex_t gp_req_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -150,6 +155,30 @@ static void gp_run(void)
 	registry_unlock();
 }
 
+static void gp_lock(void)
+{
+	int32_t c = 0;
+
+	/* Acquire (all three): pairs with the release in gp_unlock(); the
+	 * previous holder's grace period and gp_completed are visible. */
+	if (rcu_atomic_cas(&gp_lock_word, &c, 1, memory_order_acquire,
+			   memory_order_relaxed))
+		return;
+	if (c != 2)
+		c = rcu_atomic_xchg(&gp_lock_word, 2, memory_order_acquire);
+	while (c != 0) {
+		futex_wait(&gp_lock_word, 2);
+		c = rcu_atomic_xchg(&gp_lock_word, 2, memory_order_acquire);
+	}
+}
+
+static void gp_unlock(void)
+{
+	/* Release: pairs with the acquires in gp_lock(). */
+	if (rcu_atomic_xchg(&gp_lock_word, 0, memory_order_release) == 2)
+		futex_wake(&gp_lock_word, 1);
+}
+
 void gp_synchronize(void)
 {
 	uint64_t ticket, covered;
@@ -158,7 +187,7 @@ void gp_synchronize(void)
 	ticket = ++gp_requested;
 	pthread_mutex_unlock(&gp_req_mutex);
 
-	pthread_mutex_lock(&gp_mutex);
+	gp_lock();
 	if (gp_completed < ticket) {
 		pthread_mutex_lock(&gp_req_mutex);
 		covered = gp_requested;
@@ -166,7 +195,7 @@ void gp_synchronize(void)
 		gp_run();
 		gp_completed = covered;
 	}
-	pthread_mutex_unlock(&gp_mutex);
+	gp_unlock();
 }
 
 void RCU_SYM_(wake_writer_)(void)
@@ -177,10 +206,11 @@ void RCU_SYM_(wake_writer_)(void)
 }
 
 /*
- * fork: gp_req_mutex is only held briefly, so prepare takes it. gp_mutex may
- * be held for a long time by a grace period waiting on the forking thread
+ * fork: gp_req_mutex is only held briefly, so prepare takes it and the
+ * child (the same thread, as POSIX defines it) unlocks it. The grace-period
+ * lock may be held for long by a grace period waiting on the forking thread
  * itself, so it is not taken; the child, where that grace period's thread
- * does not exist, starts it afresh.
+ * does not exist, resets it.
  */
 void gp_fork_prepare(void)
 {
@@ -194,8 +224,8 @@ void gp_fork_parent(void)
 
 void gp_fork_child(void)
 {
-	pthread_mutex_init(&gp_req_mutex, NULL);
-	pthread_mutex_init(&gp_mutex, NULL);
+	pthread_mutex_unlock(&gp_req_mutex);
 	/* The only thread: no concurrent access. */
+	rcu_atomic_store(&gp_lock_word, 0, memory_order_relaxed);
 	rcu_atomic_store(&self_gp.futex, 0, memory_order_relaxed);
 }

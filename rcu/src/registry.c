@@ -112,8 +112,9 @@ void registry_fork_parent(void)
  */
 void registry_fork_child(void)
 {
-	pthread_mutex_init(&registry_mutex, NULL);
 	reader_list_init(&registry_readers);
 	if (self_reader.registered)
 		reader_list_add_tail(&self_reader, &registry_readers);
+	/* Locked by this very thread in registry_fork_prepare(). */
+	registry_unlock();
 }
