@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* lfht-bench implementation header: lfht on our QSBR flavour. */
+#include <rcu/qsbr.h>
+#include <lfht/lfht.h>
+#include <lfht/extensions.h>
+
+#define BENCH_IMPL "lfht-qsbr"
+
+static inline void bench_quiescent(void) { rcu_quiescent_state(); }
+static inline void bench_offline(void) { rcu_thread_offline(); }
+static inline void bench_online(void) { rcu_thread_online(); }
+/* lfht exposes its bucket count, so a resize can be waited for. */
+static inline unsigned long bench_nr_buckets(struct cds_lfht *ht) { return lfht_nr_buckets(ht); }
+
+#include "table_cds.h"

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* lfht-bench implementation header: liburcu's cds_lfht on urcu-memb (the
+ * library call path: no _LGPL_SOURCE). Never linked together with lfht. */
+#define URCU_API_MAP
+#include <urcu/urcu-memb.h>
+#include <urcu/rculfhash.h>
+
+#define BENCH_IMPL "urcu-memb"
+
+static inline void bench_quiescent(void) { }
+static inline void bench_offline(void) { }
+static inline void bench_online(void) { }
+static inline unsigned long bench_nr_buckets(struct cds_lfht *ht) { (void)ht; return 0; }
+
+#include "table_cds.h"

@@ -1,0 +1,521 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht-bench worker: one workload run, one result line. Built once per
+ * implementation from this single source; BENCH_IMPL_HEADER names the
+ * header that picks the implementation (lfht or liburcu on QSBR or memb, or
+ * the rwlock baseline) and supplies the bt_* table interface. The driver
+ * (lfht-bench.py) runs these executables interleaved and compares them.
+ *
+ *   lfht-bench-<impl> --workload W [--keys N] [--threads T] [--seconds S]
+ *                     [--cleanup]
+ *   lfht-bench-<impl> --info
+ *
+ * Output: "RESULT impl=... workload=... keys=... threads=... name=value ..."
+ */
+#define _GNU_SOURCE
+
+#include <malloc.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include BENCH_IMPL_HEADER
+
+#ifndef BENCH_BUILDTYPE
+#define BENCH_BUILDTYPE "unknown"
+#endif
+#ifndef BENCH_DEBUG_CHECKS
+#define BENCH_DEBUG_CHECKS "unknown"
+#endif
+
+/* Operations between two checks of the stop flag and two quiescent states
+ * (QSBR readers must announce them; memb ignores the call). */
+#define BATCH 256
+
+/* Bound on a fill run (see run_fill). */
+#define FILL_LIMIT_SECONDS 20.0
+
+enum kind { K_READ, K_MIXED, K_ADDEL, K_FILL, K_RESIZER, K_WRITER };
+
+struct shared {
+	struct bench_table *bt;
+	unsigned long keys;		/* a power of two */
+	unsigned threads;		/* fill: how many share the keys */
+	double deadline;		/* fill: give up then (a stalled table) */
+	atomic_int stop;
+	pthread_barrier_t start;
+};
+
+struct worker {
+	pthread_t tid;
+	struct shared *sh;
+	enum kind kind;
+	unsigned id;
+	uint64_t rng;
+	unsigned long lookups, hits, updates, resizes;
+};
+
+static uint64_t rng_next(uint64_t *s)
+{
+	/* xorshift64*: cheap, and the same sequence for every implementation. */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+static int stopped(struct shared *sh)
+{
+	/* Relaxed: a plain flag; the counters are read after pthread_join,
+	 * which orders everything the worker did. */
+	return atomic_load_explicit(&sh->stop, memory_order_relaxed);
+}
+
+static void loop_read(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	uint64_t mask = 2 * sh->keys - 1;	/* half the keys looked up are absent */
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++)
+			w->hits += (unsigned long)bt_lookup(sh->bt, rng_next(&w->rng) & mask);
+		w->lookups += BATCH;
+		bench_quiescent();
+	}
+}
+
+/* An update: delete a random present key and add it back (a new entry). */
+static void update_one(struct shared *sh, uint64_t r)
+{
+	uint64_t key = r & (sh->keys - 1);
+
+	bt_del(sh->bt, key);
+	bt_add_unique(sh->bt, key);
+}
+
+static void loop_mixed(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	uint64_t mask = 2 * sh->keys - 1;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++) {
+			uint64_t r = rng_next(&w->rng);
+
+			if ((r >> 40) % 100 < 10) {
+				update_one(sh, r);
+				w->updates++;
+			} else {
+				w->hits += (unsigned long)bt_lookup(sh->bt, r & mask);
+				w->lookups++;
+			}
+		}
+		bench_quiescent();
+	}
+}
+
+static void loop_writer(struct worker *w)
+{
+	while (!stopped(w->sh)) {
+		for (int i = 0; i < BATCH; i++)
+			update_one(w->sh, rng_next(&w->rng));
+		w->updates += BATCH;
+		bench_quiescent();
+	}
+}
+
+static void loop_addel(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	uint64_t mask = 2 * sh->keys - 1;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++) {
+			uint64_t r = rng_next(&w->rng);
+
+			if (r >> 63)
+				bt_add_unique(sh->bt, r & mask);
+			else
+				bt_del(sh->bt, r & mask);
+		}
+		w->updates += BATCH;
+		bench_quiescent();
+	}
+}
+
+static void loop_fill(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	unsigned long n = 0;
+
+	for (uint64_t k = w->id; k < sh->keys; k += sh->threads) {
+		bt_add_unique(w->sh->bt, k);
+		if (++n % BATCH == 0) {
+			bench_quiescent();
+			if (bench_now() > sh->deadline)
+				break;
+		}
+	}
+	w->updates = n;
+}
+
+/* Grows to one bucket per key and shrinks to an eighth, again and again. */
+static void loop_resizer(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	unsigned long small = sh->keys >= 8 ? sh->keys / 8 : 1;
+
+	while (!stopped(sh)) {
+		bt_resize(sh->bt, sh->keys);
+		bt_resize(sh->bt, small);
+		w->resizes += 2;
+		bench_quiescent();
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+
+	bt_register();
+	/* Offline while waiting, so that no grace period waits for us. */
+	bench_offline();
+	pthread_barrier_wait(&w->sh->start);
+	bench_online();
+	switch (w->kind) {
+	case K_READ: loop_read(w); break;
+	case K_MIXED: loop_mixed(w); break;
+	case K_ADDEL: loop_addel(w); break;
+	case K_FILL: loop_fill(w); break;
+	case K_RESIZER: loop_resizer(w); break;
+	case K_WRITER: loop_writer(w); break;
+	}
+	bt_unregister();
+	return NULL;
+}
+
+struct totals {
+	double secs;
+	unsigned long lookups, hits, updates, resizes;
+};
+
+/*
+ * Runs the workers (kinds[i] for worker i) on sh->bt: for `seconds`, or
+ * until all finish when seconds is 0 (fill). The calling thread is
+ * registered and stays offline meanwhile.
+ */
+static struct totals run_workers(struct shared *sh, const enum kind *kinds, unsigned n,
+				 double seconds)
+{
+	struct worker *ws = calloc(n, sizeof(*ws));
+	struct totals t = { 0 };
+	double t0;
+
+	if (!ws)
+		abort();
+	atomic_store_explicit(&sh->stop, 0, memory_order_relaxed);
+	pthread_barrier_init(&sh->start, NULL, n + 1);
+	for (unsigned i = 0; i < n; i++) {
+		ws[i] = (struct worker){ .sh = sh, .kind = kinds[i], .id = i,
+					 .rng = UINT64_C(0x9e3779b97f4a7c15) * (i + 1) };
+		if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0) {
+			perror("pthread_create");
+			exit(1);
+		}
+	}
+	bench_offline();
+	pthread_barrier_wait(&sh->start);
+	t0 = bench_now();
+	if (seconds > 0) {
+		struct timespec ts = { (time_t)seconds,
+				       (long)((seconds - (double)(time_t)seconds) * 1e9) };
+
+		nanosleep(&ts, NULL);
+		atomic_store_explicit(&sh->stop, 1, memory_order_relaxed);
+		t.secs = bench_now() - t0;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		pthread_join(ws[i].tid, NULL);
+		t.lookups += ws[i].lookups;
+		t.hits += ws[i].hits;
+		t.updates += ws[i].updates;
+		t.resizes += ws[i].resizes;
+	}
+	if (seconds <= 0)
+		t.secs = bench_now() - t0;
+	bench_online();
+	pthread_barrier_destroy(&sh->start);
+	free(ws);
+	return t;
+}
+
+static void fill_keys(struct bench_table *bt, unsigned long n)
+{
+	for (uint64_t k = 0; k < n; k++) {
+		bt_add_unique(bt, k);
+		if (k % BATCH == 0)
+			bench_quiescent();
+	}
+}
+
+/* How auto-resizing tables are made: 1 with CDS_LFHT_ACCOUNTING, 2
+ * without (--auto-flags acct|plain). */
+static int auto_mode = 1;
+
+static struct bench_table *new_table(unsigned long init, int auto_resize)
+{
+	struct bench_table *bt = bt_new(init, auto_resize ? auto_mode : 0);
+
+	if (!bt) {
+		fprintf(stderr, "lfht-bench: cannot create a table\n");
+		exit(1);
+	}
+	return bt;
+}
+
+static void finish(struct bench_table *bt, int cleanup)
+{
+	if (cleanup && bt_destroy(bt) != 0) {
+		fprintf(stderr, "lfht-bench: destroy failed\n");
+		exit(1);
+	}
+}
+
+struct options {
+	const char *workload;
+	unsigned long keys;
+	unsigned threads;
+	double seconds;
+	int cleanup;
+};
+
+static void print_head(const struct options *o)
+{
+	printf("RESULT impl=%s workload=%s keys=%lu threads=%u", BENCH_IMPL, o->workload,
+	       o->keys, o->threads);
+}
+
+/* Steady-state workloads: the table starts with one bucket per key. */
+static void run_steady(const struct options *o, enum kind kind, int resizer)
+{
+	struct shared sh = { .keys = o->keys, .threads = o->threads };
+	enum kind kinds[1025];
+	unsigned n = o->threads;
+	struct totals t;
+
+	sh.bt = new_table(o->keys, !resizer);
+	fill_keys(sh.bt, o->keys);
+	for (unsigned i = 0; i < n; i++)
+		kinds[i] = kind;
+	if (resizer)
+		kinds[n++] = K_RESIZER;
+	t = run_workers(&sh, kinds, n, o->seconds);
+	print_head(o);
+	printf(" secs=%.3f", t.secs);
+	if (kind == K_ADDEL) {
+		printf(" ops_per_s=%.6g", (double)t.updates / t.secs);
+	} else {
+		printf(" lookups_per_s=%.6g hit_ratio=%.3f", (double)t.lookups / t.secs,
+		       t.lookups ? (double)t.hits / (double)t.lookups : 0.0);
+		if (kind == K_MIXED)
+			printf(" updates_per_s=%.6g", (double)t.updates / t.secs);
+		if (resizer)
+			printf(" resizes_per_s=%.6g", (double)t.resizes / t.secs);
+	}
+	printf("\n");
+	finish(sh.bt, o->cleanup);
+}
+
+/* Fill from one bucket with auto-resize; the rate is keys over wall time. */
+static void run_fill(const struct options *o)
+{
+	struct shared sh = { .keys = o->keys, .threads = o->threads };
+	enum kind kinds[1024];
+	struct totals t;
+
+	sh.bt = new_table(1, 1);
+	for (unsigned i = 0; i < o->threads; i++)
+		kinds[i] = K_FILL;
+	/* A table whose growth stalls turns every add into a list walk; stop
+	 * after a bound and report the rate reached and the stall. */
+	sh.deadline = bench_now() + FILL_LIMIT_SECONDS;
+	t = run_workers(&sh, kinds, o->threads, 0);
+	print_head(o);
+	printf(" secs=%.3f inserts_per_s=%.6g inserted=%lu stalled=%d\n", t.secs,
+	       (double)t.updates / t.secs, t.updates, t.updates < o->keys);
+	finish(sh.bt, o->cleanup);
+}
+
+/*
+ * Auto-resize keeps pace: fill from one bucket, then at once one reader
+ * and one writer. A table whose growth lags leaves long chains behind and
+ * the lookup rate shows it; the driver runs this 8 times and compares.
+ */
+static void run_pace(const struct options *o)
+{
+	struct shared sh = { .keys = o->keys, .threads = 2 };
+	const enum kind kinds[2] = { K_READ, K_WRITER };
+	struct totals t;
+
+	sh.bt = new_table(1, 1);
+	fill_keys(sh.bt, o->keys);
+	t = run_workers(&sh, kinds, 2, o->seconds);
+	printf("RESULT impl=%s workload=pace keys=%lu threads=2 secs=%.3f lookups_per_s=%.6g"
+	       " updates_per_s=%.6g\n", BENCH_IMPL, o->keys, t.secs,
+	       (double)t.lookups / t.secs, (double)t.updates / t.secs);
+	finish(sh.bt, o->cleanup);
+}
+
+/* Bytes in use on the heap, mmapped chunks included, all arenas. */
+static long heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return (long)(mi.uordblks + mi.hblkhd);
+}
+
+/* Resident bytes: sees what the allocator maps outside malloc too (liburcu
+ * maps its bucket tables with mmap). Page-grained, hence large counts. */
+static long rss_bytes(void)
+{
+	long pages = 0, resident = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * sysconf(_SC_PAGESIZE);
+}
+
+/* Waits (bounded) until the heap stops changing: deferred frees and an
+ * asynchronous resize must be over before the count means anything. */
+static long heap_settled(void)
+{
+	long last = -1, now;
+	int same = 0;
+
+	for (int i = 0; i < 100 && same < 3; i++) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		bt_barrier();
+		bench_offline();
+		nanosleep(&ts, NULL);
+		bench_online();
+		now = heap_in_use();
+		same = now == last ? same + 1 : 0;
+		last = now;
+	}
+	return last;
+}
+
+static void run_memory(const struct options *o)
+{
+	struct bench_table *bt;
+	void **blocks;
+	long m0, m1, m2, m3, m4, r1, r2;
+	double entry;
+
+	/* Warm-up: one-time allocations (worker threads, queues, per-thread
+	 * state) must not be charged to the table measured next. */
+	bt = new_table(1, 1);
+	fill_keys(bt, 1024);
+	finish(bt, 1);
+
+	m0 = heap_settled();
+	bt = new_table(1, 1);
+	m1 = heap_settled();
+	r1 = rss_bytes();
+	fill_keys(bt, o->keys);
+	m2 = heap_settled();
+	r2 = rss_bytes();
+	finish(bt, 1);
+
+	/* What the entries alone cost, measured the same way. */
+	blocks = malloc(o->keys * sizeof(*blocks));
+	if (!blocks)
+		abort();
+	m3 = heap_in_use();
+	for (unsigned long i = 0; i < o->keys; i++)
+		blocks[i] = malloc(sizeof(struct bench_entry));
+	m4 = heap_in_use();
+	for (unsigned long i = 0; i < o->keys; i++)
+		free(blocks[i]);
+	free(blocks);
+
+	entry = (double)(m4 - m3) / (double)o->keys;
+	print_head(o);
+	printf(" empty_table_bytes=%ld heap_bytes_per_entry=%.2f table_bytes_per_entry=%.2f"
+	       " entry_bytes=%.2f rss_bytes_per_entry=%.2f\n", m1 - m0,
+	       (double)(m2 - m1) / (double)o->keys, (double)(m2 - m1) / (double)o->keys - entry,
+	       entry, (double)(r2 - r1) / (double)o->keys);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: lfht-bench-%s --workload read|mixed|addel|fill|churn|pace|memory"
+		" [--keys N] [--threads T] [--seconds S] [--auto-flags acct|plain]"
+		" [--cleanup] | --info\n", BENCH_IMPL);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .workload = NULL, .keys = 1UL << 16, .threads = 1,
+			     .seconds = 1.0, .cleanup = 0 };
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(a, "--info")) {
+			printf("INFO impl=%s buildtype=%s debug_checks=%s\n", BENCH_IMPL,
+			       BENCH_BUILDTYPE, BENCH_DEBUG_CHECKS);
+			return 0;
+		} else if (!strcmp(a, "--cleanup")) {
+			o.cleanup = 1;
+		} else if (!v) {
+			usage();
+		} else if (!strcmp(a, "--workload")) {
+			o.workload = v, i++;
+		} else if (!strcmp(a, "--keys")) {
+			o.keys = strtoul(v, NULL, 0), i++;
+		} else if (!strcmp(a, "--threads")) {
+			o.threads = (unsigned)strtoul(v, NULL, 0), i++;
+		} else if (!strcmp(a, "--auto-flags")) {
+			auto_mode = strcmp(v, "plain") ? 1 : 2, i++;
+		} else if (!strcmp(a, "--seconds")) {
+			o.seconds = strtod(v, NULL), i++;
+		} else {
+			usage();
+		}
+	}
+	if (!o.workload || o.keys == 0 || (o.keys & (o.keys - 1)) || o.threads == 0 ||
+	    o.threads > 1024 || o.seconds <= 0)
+		usage();
+
+	bt_register();
+	if (!strcmp(o.workload, "read"))
+		run_steady(&o, K_READ, 0);
+	else if (!strcmp(o.workload, "mixed"))
+		run_steady(&o, K_MIXED, 0);
+	else if (!strcmp(o.workload, "addel"))
+		run_steady(&o, K_ADDEL, 0);
+	else if (!strcmp(o.workload, "churn"))
+		run_steady(&o, K_READ, 1);
+	else if (!strcmp(o.workload, "fill"))
+		run_fill(&o);
+	else if (!strcmp(o.workload, "pace"))
+		run_pace(&o);
+	else if (!strcmp(o.workload, "memory"))
+		run_memory(&o);
+	else
+		usage();
+	fflush(stdout);
+	bt_unregister();
+	return 0;
+}

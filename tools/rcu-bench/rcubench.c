@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu-bench worker: the costs of one RCU implementation, one result line.
+ * Built once per implementation from this source (BENCH_IMPL_HEADER picks
+ * ours or liburcu's, QSBR or memb); the driver runs them interleaved.
+ *
+ *   read_ns      one rcu_read_lock() + rcu_read_unlock() pair, in ns
+ *   syncK_us     median synchronize_rcu() latency with K other registered
+ *                busy reader threads (K = 0, 1, 2), in us
+ *   callrcu_mps  call_rcu() callbacks queued and run (through rcu_barrier),
+ *                millions per second
+ */
+#define _GNU_SOURCE
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include BENCH_IMPL_HEADER
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/*
+ * An empty read-side section, kept out of line so that its code can be
+ * inspected: with QSBR in a release build it is a bare "ret" (see
+ * docs/performance.md for the objdump command).
+ */
+__attribute__((noinline)) void bench_read_section(void);
+__attribute__((noinline)) void bench_read_section(void)
+{
+	rcu_read_lock();
+	rcu_read_unlock();
+}
+
+static double measure_read_ns(unsigned long n)
+{
+	double t0 = now();
+
+	for (unsigned long i = 0; i < n; i++) {
+		rcu_read_lock();
+		/* Keeps the loop and its order: a compiler barrier only. */
+		atomic_signal_fence(memory_order_seq_cst);
+		rcu_read_unlock();
+	}
+	return (now() - t0) / (double)n * 1e9;
+}
+
+static atomic_int readers_stop;
+static atomic_int readers_ready;
+
+static void *busy_reader(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	/* Relaxed: a counter the main thread polls; nothing is published. */
+	atomic_fetch_add_explicit(&readers_ready, 1, memory_order_relaxed);
+	while (!atomic_load_explicit(&readers_stop, memory_order_relaxed)) {
+		for (int i = 0; i < 64; i++) {
+			rcu_read_lock();
+			atomic_signal_fence(memory_order_seq_cst);
+			rcu_read_unlock();
+			bench_quiescent();
+		}
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median latency of synchronize_rcu() over `seconds` (at most max calls). */
+static double measure_sync_us(unsigned nreaders, double seconds)
+{
+	enum { MAX_CALLS = 4096 };
+	static double lat[MAX_CALLS];
+	pthread_t tids[8];
+	unsigned n = 0;
+	double end;
+
+	atomic_store_explicit(&readers_stop, 0, memory_order_relaxed);
+	atomic_store_explicit(&readers_ready, 0, memory_order_relaxed);
+	for (unsigned i = 0; i < nreaders; i++)
+		if (pthread_create(&tids[i], NULL, busy_reader, NULL) != 0)
+			abort();
+	/* Bounded wait until every reader is registered and running. */
+	for (double limit = now() + 5.0;
+	     atomic_load_explicit(&readers_ready, memory_order_relaxed) < (int)nreaders &&
+	     now() < limit;)
+		sched_yield();
+	end = now() + seconds;
+	while (n < MAX_CALLS && (n < 8 || now() < end)) {
+		double t0 = now();
+
+		synchronize_rcu();
+		lat[n++] = (now() - t0) * 1e6;
+	}
+	atomic_store_explicit(&readers_stop, 1, memory_order_relaxed);
+	for (unsigned i = 0; i < nreaders; i++)
+		pthread_join(tids[i], NULL);
+	qsort(lat, n, sizeof(lat[0]), cmp_double);
+	return lat[n / 2];
+}
+
+static atomic_ulong callbacks_run;
+
+static void count_callback(struct rcu_head *head)
+{
+	(void)head;
+	/* Relaxed: read after rcu_barrier(), which orders the callbacks. */
+	atomic_fetch_add_explicit(&callbacks_run, 1, memory_order_relaxed);
+}
+
+static double measure_call_rcu_mps(unsigned long n)
+{
+	struct rcu_head *heads = calloc(n, sizeof(*heads));
+	double t0, secs;
+
+	if (!heads)
+		abort();
+	atomic_store_explicit(&callbacks_run, 0, memory_order_relaxed);
+	t0 = now();
+	for (unsigned long i = 0; i < n; i++) {
+		call_rcu(&heads[i], count_callback);
+		if (i % 256 == 0)
+			bench_quiescent();
+	}
+	rcu_barrier();
+	secs = now() - t0;
+	if (atomic_load_explicit(&callbacks_run, memory_order_relaxed) != n) {
+		fprintf(stderr, "rcu-bench: %lu of %lu callbacks ran\n",
+			atomic_load_explicit(&callbacks_run, memory_order_relaxed), n);
+		exit(1);
+	}
+	free(heads);
+	return (double)n / secs / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 0.3;
+	double read_ns, sync_us[3], mps;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
+			seconds = strtod(argv[++i], NULL);
+		} else if (!strcmp(argv[i], "--info")) {
+			printf("INFO impl=%s\n", BENCH_IMPL);
+			return 0;
+		} else {
+			fprintf(stderr, "usage: rcu-bench-%s [--seconds S] | --info\n", BENCH_IMPL);
+			return 2;
+		}
+	}
+	if (seconds <= 0)
+		seconds = 0.3;
+
+	rcu_register_thread();
+	bench_read_section();
+	/* About seconds/3 of lock/unlock pairs at ~1 ns each. */
+	read_ns = measure_read_ns((unsigned long)(seconds / 3 * 1e9));
+	bench_offline();
+	for (unsigned k = 0; k < 3; k++)
+		sync_us[k] = measure_sync_us(k, seconds / 4);
+	bench_online();
+	mps = measure_call_rcu_mps((unsigned long)(seconds * 1e6) + 1000);
+	rcu_unregister_thread();
+
+	printf("RESULT impl=%s read_ns=%.4g sync0_us=%.4g sync1_us=%.4g sync2_us=%.4g"
+	       " callrcu_mps=%.4g\n", BENCH_IMPL, read_ns, sync_us[0], sync_us[1], sync_us[2],
+	       mps);
+	return 0;
+}
