@@ -39,6 +39,8 @@
  * the writer waits in rcu_barrier(). Keeps the pool from running dry. */
 #define CALL_QUOTA 256
 #define JOIN_SECONDS 20.0
+/* Longest extension of a run that has not done every kind of work yet. */
+#define EXTRA_SECONDS 10.0
 
 enum writer_kind {
 	W_ASSIGN_SYNC,		/* slot 0 */
@@ -346,6 +348,18 @@ static long ld(_Atomic long *p)
 	return rcu_atomic_load(p, memory_order_relaxed);
 }
 
+static bool all_work_done(void *arg)
+{
+	(void)arg;
+	if (test_failures() != 0)
+		return true;
+	for (int i = 0; i < NR_WRITERS; i++)
+		if (ld(&st.updates[i]) == 0)
+			return false;
+	return ld(&st.nested_reads) > 0 && ld(&st.ticks) > 0 &&
+	       ld(&st.freed_cb) > 0 && ld(&st.freed_sync) > 0;
+}
+
 START_TEST(readers_never_see_freed_reused_or_stale_objects)
 {
 	double seconds = test_stress_seconds();
@@ -367,8 +381,11 @@ START_TEST(readers_never_see_freed_reused_or_stale_objects)
 		test_start(&writers[i], writer_run, (void *)i);
 	test_start(&clock, clock_run, NULL);
 
-	/* The workload's length, cut short by the first failure. */
+	/* The workload's length, cut short by the first failure, and made
+	 * longer (bounded) until every kind of work has been done once: a
+	 * short run on a slow emulator must still test something. */
 	(void)test_wait_until(any_failure, NULL, seconds);
+	(void)test_wait_until(all_work_done, NULL, EXTRA_SECONDS);
 	/* Release: pairs with the acquire in stopping(). */
 	rcu_atomic_store(&stop, 1, memory_order_release);
 
