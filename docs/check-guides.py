@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check-guides.py EXAMPLES_DIR GUIDE.md...
+"""check-guides.py EXAMPLES_DIR [--meson MESON_BUILD] GUIDE.md...
 
 Keeps the guides honest: every ```c block in a guide must appear verbatim
 (line for line, trailing blanks ignored) in one of the example programs,
 which meson compiles and runs (suite 'docs'). Every example must be quoted
-or named by at least one guide, so none rots unread.
+or named by at least one guide, so none rots unread. With --meson, every
+```meson block must likewise appear in that file (the consumer fixture's
+meson.build, which the 'consumer' suite builds).
 """
 import pathlib
 import re
@@ -23,7 +25,12 @@ def contains(haystack, needle):
 
 def main():
     examples_dir = pathlib.Path(sys.argv[1])
-    guides = [pathlib.Path(p) for p in sys.argv[2:]]
+    args = sys.argv[2:]
+    meson_file = None
+    if args[:1] == ['--meson']:
+        meson_file = pathlib.Path(args[1])
+        args = args[2:]
+    guides = [pathlib.Path(p) for p in args]
     examples = {p.name: lines(p.read_text()) for p in sorted(examples_dir.glob('*.c'))}
     used = set()
     errors = []
@@ -43,6 +50,15 @@ def main():
             if not found:
                 errors.append(f'{guide.name}:{line_no}: ```c block is in no docs/examples/*.c file')
             used.update(found)
+        if meson_file is None:
+            continue
+        meson_lines = lines(meson_file.read_text())
+        for match in re.finditer(r'^```meson\n(.*?)^```', text, re.S | re.M):
+            blocks += 1
+            block = lines(match.group(1))
+            if not contains(meson_lines, block):
+                line_no = text.count('\n', 0, match.start()) + 1
+                errors.append(f'{guide.name}:{line_no}: ```meson block is not in {meson_file}')
     for name in examples:
         if name not in used:
             errors.append(f'examples/{name}: neither quoted nor named by any guide')
