@@ -79,10 +79,12 @@ static inline void rcu_memb_reader_fence_(void)
 {
 	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.use_fences,
 					     memory_order_relaxed), 0))
-		/* Pairs with the seq_cst fence in memb_all_readers_fence(). */
+		/* Pairs with the seq_cst fence in
+		 * flavour_fence_all_readers() (src/memb.c). */
 		rcu_fence(memory_order_seq_cst);
 	else
-		/* Pairs with membarrier() in memb_all_readers_fence(). */
+		/* Pairs with membarrier() in
+		 * flavour_fence_all_readers() (src/memb.c). */
 		rcu_compiler_barrier();
 }
 
@@ -92,8 +94,9 @@ static inline void rcu_memb_read_lock_fast_(void)
 
 	if (__builtin_expect(r->nesting++ != 0, 0))
 		return;
-	/* Acquire: pairs with the seq_cst increment in gp_run(); a section that
-	 * snapshots the new counter sees what was unlinked before it. */
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c);
+	 * a section that snapshots the new counter sees what was unlinked
+	 * before it. */
 	rcu_atomic_store(&r->ctr,
 			 rcu_atomic_load(&rcu_memb_gp_.ctr, memory_order_acquire),
 			 memory_order_relaxed);
@@ -108,7 +111,7 @@ static inline void rcu_memb_read_unlock_fast_(void)
 	if (__builtin_expect(--r->nesting != 0, 0))
 		return;
 	/* Release: the section's reads are done before a grace period sees it
-	 * end; pairs with the acquire scan in gp_scan_readers(). */
+	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c). */
 	rcu_atomic_store(&r->ctr, 0, memory_order_release);
 	/* The store is visible before the futex load (a sleeping writer's flag
 	 * store and our store must not pass each other). */

@@ -94,18 +94,20 @@ RCU_API _Noreturn void rcu_qsbr_misuse_(const char *call, const char *rule);
 static inline void rcu_qsbr_quiescent_state_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
-	/* Acquire: pairs with the seq_cst increment in gp_run(), so reads
-	 * after this quiescent state see what the updater unlinked before it. */
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c),
+	 * so reads after this quiescent state see what the updater unlinked
+	 * before it. */
 	uint64_t g = rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire);
 
 	if (rcu_atomic_load(&r->ctr, memory_order_relaxed) == g)
 		return;
 	/* Release: reads before this quiescent state are done before a grace
-	 * period sees it; pairs with the acquire scan in gp_scan_readers(). */
+	 * period sees it; pairs with the acquire scan in gp_scan_readers()
+	 * (src/gp.c). */
 	rcu_atomic_store(&r->ctr, g, memory_order_release);
 	/* Full fence: orders the store above before the futex load below and
 	 * (when coming online) before later reads; pairs with the seq_cst
-	 * fences in gp_run() / gp_wait_for_readers(). */
+	 * fences in gp_run() (src/gp.c) / gp_wait_for_readers(). */
 	rcu_fence(memory_order_seq_cst);
 	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
 		rcu_qsbr_wake_writer_();
@@ -115,10 +117,10 @@ static inline void rcu_qsbr_thread_offline_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
 
-	/* Release: pairs with the acquire scan in gp_scan_readers(). */
+	/* Release: pairs with the acquire scan in gp_scan_readers() (src/gp.c). */
 	rcu_atomic_store(&r->ctr, 0, memory_order_release);
 	/* Full fence: store before the futex load; pairs with the seq_cst
-	 * fence in gp_wait_for_readers(). */
+	 * fence in gp_wait_for_readers() (src/gp.c). */
 	rcu_fence(memory_order_seq_cst);
 	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
 		rcu_qsbr_wake_writer_();
@@ -128,12 +130,12 @@ static inline void rcu_qsbr_thread_online_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
 
-	/* Acquire: pairs with the seq_cst increment in gp_run(). */
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c). */
 	rcu_atomic_store(&r->ctr,
 			 rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire),
 			 memory_order_relaxed);
 	/* Full fence: the slot is visible before any read-side load; pairs
-	 * with the seq_cst fence after the increment in gp_run(). */
+	 * with the seq_cst fence after the increment in gp_run() (src/gp.c). */
 	rcu_fence(memory_order_seq_cst);
 }
 
