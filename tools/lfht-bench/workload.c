@@ -253,13 +253,25 @@ static struct totals run_workers(struct shared *sh, const enum kind *kinds, unsi
 	return t;
 }
 
-static void fill_keys(struct bench_table *bt, unsigned long n)
+/* Adds keys 0..n-1 from this thread; stops early (and says so) if the
+ * table stalls, see run_fill(). Returns how many were added. */
+static unsigned long fill_keys(struct bench_table *bt, unsigned long n)
 {
-	for (uint64_t k = 0; k < n; k++) {
+	double deadline = bench_now() + FILL_LIMIT_SECONDS;
+	uint64_t k;
+
+	for (k = 0; k < n; k++) {
 		bt_add_unique(bt, k);
-		if (k % BATCH == 0)
+		if (k % BATCH == 0) {
 			bench_quiescent();
+			if (bench_now() > deadline) {
+				fprintf(stderr, "lfht-bench: %s: fill stalled at %lu of %lu keys\n",
+					BENCH_IMPL, (unsigned long)k, n);
+				break;
+			}
+		}
 	}
+	return (unsigned long)k;
 }
 
 /* How auto-resizing tables are made: 1 with CDS_LFHT_ACCOUNTING, 2
@@ -308,7 +320,7 @@ static void run_steady(const struct options *o, enum kind kind, int resizer)
 	struct totals t;
 
 	sh.bt = new_table(o->keys, !resizer);
-	fill_keys(sh.bt, o->keys);
+	(void)fill_keys(sh.bt, o->keys);
 	for (unsigned i = 0; i < n; i++)
 		kinds[i] = kind;
 	if (resizer)
@@ -347,7 +359,7 @@ static void run_fill(const struct options *o)
 	print_head(o);
 	printf(" secs=%.3f inserts_per_s=%.6g inserted=%lu stalled=%d\n", t.secs,
 	       (double)t.updates / t.secs, t.updates, t.updates < o->keys);
-	finish(sh.bt, o->cleanup);
+	finish(sh.bt, o->cleanup && t.updates == o->keys);
 }
 
 /*
@@ -361,13 +373,15 @@ static void run_pace(const struct options *o)
 	const enum kind kinds[2] = { K_READ, K_WRITER };
 	struct totals t;
 
+	unsigned long filled;
+
 	sh.bt = new_table(1, 1);
-	fill_keys(sh.bt, o->keys);
+	filled = fill_keys(sh.bt, o->keys);
 	t = run_workers(&sh, kinds, 2, o->seconds);
 	printf("RESULT impl=%s workload=pace keys=%lu threads=2 secs=%.3f lookups_per_s=%.6g"
-	       " updates_per_s=%.6g\n", BENCH_IMPL, o->keys, t.secs,
-	       (double)t.lookups / t.secs, (double)t.updates / t.secs);
-	finish(sh.bt, o->cleanup);
+	       " updates_per_s=%.6g stalled=%d\n", BENCH_IMPL, o->keys, t.secs,
+	       (double)t.lookups / t.secs, (double)t.updates / t.secs, filled < o->keys);
+	finish(sh.bt, o->cleanup && filled == o->keys);
 }
 
 /* Bytes in use on the heap, mmapped chunks included, all arenas. */
@@ -419,6 +433,7 @@ static void run_memory(const struct options *o)
 	struct bench_table *bt;
 	void **blocks;
 	long m0, m1, m2, m3, m4, r1, r2;
+	unsigned long filled;
 	double entry;
 
 	/* Warm-up: one-time allocations (worker threads, queues, per-thread
@@ -431,10 +446,11 @@ static void run_memory(const struct options *o)
 	bt = new_table(1, 1);
 	m1 = heap_settled();
 	r1 = rss_bytes();
-	fill_keys(bt, o->keys);
+	filled = fill_keys(bt, o->keys);
 	m2 = heap_settled();
 	r2 = rss_bytes();
-	finish(bt, 1);
+	/* A stalled table is one long chain: emptying it is quadratic. */
+	finish(bt, filled == o->keys);
 
 	/* What the entries alone cost, measured the same way. */
 	blocks = malloc(o->keys * sizeof(*blocks));
@@ -451,9 +467,9 @@ static void run_memory(const struct options *o)
 	entry = (double)(m4 - m3) / (double)o->keys;
 	print_head(o);
 	printf(" empty_table_bytes=%ld heap_bytes_per_entry=%.2f table_bytes_per_entry=%.2f"
-	       " entry_bytes=%.2f rss_bytes_per_entry=%.2f\n", m1 - m0,
-	       (double)(m2 - m1) / (double)o->keys, (double)(m2 - m1) / (double)o->keys - entry,
-	       entry, (double)(r2 - r1) / (double)o->keys);
+	       " entry_bytes=%.2f rss_bytes_per_entry=%.2f stalled=%d\n", m1 - m0,
+	       (double)(m2 - m1) / (double)filled, (double)(m2 - m1) / (double)filled - entry,
+	       entry, (double)(r2 - r1) / (double)filled, filled < o->keys);
 }
 
 static void usage(void)
