@@ -70,6 +70,8 @@ RCU_API void rcu_memb_barrier(void);
 RCU_API void rcu_memb_wake_writer_(void);
 RCU_API _Noreturn void rcu_memb_misuse_(const char *call, const char *rule);
 
+RCU_TSAN_FENCES_BEGIN_
+
 /*
  * The reader's half of the asymmetric fence: a compiler barrier when
  * synchronize_rcu() uses membarrier (which runs the full fence on this CPU
@@ -140,6 +142,8 @@ static inline void rcu_memb_read_unlock_inline_(void)
 static inline void rcu_memb_read_lock_inline_(void) { rcu_memb_read_lock_fast_(); }
 static inline void rcu_memb_read_unlock_inline_(void) { rcu_memb_read_unlock_fast_(); }
 #endif
+
+RCU_TSAN_FENCES_END_
 
 /* The liburcu-style names. */
 static inline void rcu_register_thread(void) { rcu_memb_register_thread(); }

@@ -87,6 +87,8 @@ RCU_API void rcu_qsbr_barrier(void);
 RCU_API void rcu_qsbr_wake_writer_(void);
 RCU_API _Noreturn void rcu_qsbr_misuse_(const char *call, const char *rule);
 
+RCU_TSAN_FENCES_BEGIN_
+
 /*
  * Announce a quiescent state: publish the grace-period counter into this
  * thread's slot. Cheap when no grace period began since the last one.
@@ -167,6 +169,8 @@ static inline void rcu_qsbr_read_lock_inline_(void) { }
 static inline void rcu_qsbr_read_unlock_inline_(void) { }
 static inline void rcu_qsbr_check_outside_(const char *call) { (void)call; }
 #endif
+
+RCU_TSAN_FENCES_END_
 
 /* The liburcu-style names. */
 static inline void rcu_register_thread(void) { rcu_qsbr_register_thread(); }

@@ -59,4 +59,21 @@ struct rcu_gp_ {
 #define RCU_TLS_MODEL_
 #endif
 
+/*
+ * GCC (11+) warns that ThreadSanitizer does not model atomic_thread_fence.
+ * The fences of the inline read side order store-buffering pairs, which TSan
+ * does not check anyway; the acquire/release pairs it does check are plain
+ * atomics. Silence the warning for the flavour headers' inlines so that
+ * -Werror TSan builds of consumers compile (RCU_TSAN_FENCES_END_ restores).
+ */
+#if defined(__SANITIZE_THREAD__) && !defined(__clang__) && __GNUC__ >= 11
+#define RCU_TSAN_FENCES_BEGIN_					\
+	_Pragma("GCC diagnostic push")				\
+	_Pragma("GCC diagnostic ignored \"-Wtsan\"")
+#define RCU_TSAN_FENCES_END_	_Pragma("GCC diagnostic pop")
+#else
+#define RCU_TSAN_FENCES_BEGIN_
+#define RCU_TSAN_FENCES_END_
+#endif
+
 #endif /* RCU_READER_H */
