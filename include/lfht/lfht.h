@@ -7,6 +7,7 @@
 #ifndef LFHT_LFHT_H
 #define LFHT_LFHT_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -103,6 +104,144 @@ LFHT_API int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_ite
 			      const void *key, struct cds_lfht_node *new_node);
 LFHT_API int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node);
 LFHT_API int cds_lfht_is_node_deleted(const struct cds_lfht_node *node);
+
+/*
+ * ---- Internal, do not touch -------------------------------------------------
+ * What the inline lookup below reads: a table begins with this view. Nothing
+ * here is part of the API; names ending in '_' may change between versions.
+ *
+ * Flags in the low bits of cds_lfht_node.next describe the node that holds
+ * the word: REMOVED (logically deleted: the word is frozen from then on),
+ * BUCKET (a bucket node, never handed to the user), REMOVAL_OWNER (set in
+ * the same atomic step as REMOVED by the one del or replace that won).
+ */
+enum {
+	LFHT_REMOVED_ = 1,
+	LFHT_BUCKET_ = 2,
+	LFHT_REMOVAL_OWNER_ = 4,
+	LFHT_FLAGS_ = 7,
+};
+
+struct cds_lfht_view_ {
+	/* Bucket count, a power of two; stored with release after every
+	 * bucket node it covers is linked. */
+	_Atomic(unsigned long) size;
+	/* orders[j]: bucket nodes 2^(j-1) .. 2^j - 1 (orders[0]: bucket 0).
+	 * A new array is published before the size that needs it. */
+	_Atomic(_Atomic(struct cds_lfht_node *) *) orders;
+};
+
+#if ULONG_MAX > 0xffffffffUL
+#define LFHT_LONG_BITS_ 64
+#else
+#define LFHT_LONG_BITS_ 32
+#endif
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_bitreverse64) && __has_builtin(__builtin_bitreverse32)
+#define LFHT_HAVE_BITREVERSE_ 1
+#endif
+#endif
+
+#if defined(LFHT_HAVE_BITREVERSE_) && LFHT_LONG_BITS_ == 64
+/* clang: one rbit on aarch64, a short sequence elsewhere. */
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	return __builtin_bitreverse64(v);
+}
+#elif defined(LFHT_HAVE_BITREVERSE_)
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	return __builtin_bitreverse32(v);
+}
+#elif LFHT_LONG_BITS_ == 64
+/* Byte swap, then swap nibbles, pairs and bits inside each byte: no table,
+ * no loads, about a dozen ALU operations. */
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	uint64_t x = __builtin_bswap64(v);
+
+	x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
+	x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+	x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+	return (unsigned long)x;
+}
+#else
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	uint32_t x = __builtin_bswap32(v);
+
+	x = ((x >> 4) & 0x0f0f0f0fU) | ((x & 0x0f0f0f0fU) << 4);
+	x = ((x >> 2) & 0x33333333U) | ((x & 0x33333333U) << 2);
+	x = ((x >> 1) & 0x55555555U) | ((x & 0x55555555U) << 1);
+	return x;
+}
+#endif
+
+/* The order holding bucket index: 0 for bucket 0, else fls(index). */
+static inline unsigned lfht_order_of_index_(unsigned long index)
+{
+	return index ? (unsigned)(LFHT_LONG_BITS_ - __builtin_clzl(index)) : 0U;
+}
+
+/* The bucket node where a search for hash starts. */
+static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *view,
+						      unsigned long hash)
+{
+	/* Acquire: pairs with the release store of size after a grow step
+	 * (resize.c): every bucket below size is initialised and linked. */
+	unsigned long size = atomic_load_explicit(&view->size, memory_order_acquire);
+	/* Acquire: pairs with the release store publishing a larger array
+	 * (buckets.c), which happens before the size that needs it. */
+	_Atomic(struct cds_lfht_node *) *orders =
+		atomic_load_explicit(&view->orders, memory_order_acquire);
+	unsigned long index = hash & (size - 1);
+	unsigned order = lfht_order_of_index_(index);
+	/* Relaxed: the entry was stored before the size release above. */
+	struct cds_lfht_node *table =
+		atomic_load_explicit(&orders[order], memory_order_relaxed);
+
+	return table + (index - ((1UL << order) >> 1));
+}
+
+/*
+ * The lookup, inline so that the compiler can inline match. Walks the list
+ * from the hash's bucket, skipping bucket and removed nodes, and stops at the
+ * first node whose reverse hash is larger.
+ */
+static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
+				       cds_lfht_match_fct match, const void *key,
+				       struct cds_lfht_iter *iter)
+{
+	unsigned long reverse_hash = lfht_reverse_bits_(hash);
+	struct cds_lfht_node *node =
+		lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash);
+	/* Acquire (on every ->next below): pairs with the seq_cst CAS that
+	 * linked the node, so its fields are visible (rcu_dereference). */
+	uintptr_t next = atomic_load_explicit(&node->next, memory_order_acquire);
+
+	for (;;) {
+		node = (struct cds_lfht_node *)(next & ~(uintptr_t)LFHT_FLAGS_);
+		if (node == NULL)
+			break;
+		if (node->reverse_hash > reverse_hash) {
+			node = NULL;
+			break;
+		}
+		next = atomic_load_explicit(&node->next, memory_order_acquire);
+		if (!(next & (LFHT_REMOVED_ | LFHT_BUCKET_)) &&
+		    node->reverse_hash == reverse_hash && match(node, key))
+			break;
+	}
+	iter->node = node;
+	iter->next = node ? (struct cds_lfht_node *)(next & ~(uintptr_t)LFHT_FLAGS_) : NULL;
+}
+
+/* Calls go to the inline version; &cds_lfht_lookup is the exported one. */
+#define cds_lfht_lookup(ht, hash, match, key, iter)			\
+	lfht_lookup_inline_((ht), (hash), (match), (key), (iter))
+
+/* ---- end of internals ------------------------------------------------------ */
 
 #define cds_lfht_for_each(ht, iter, node)				\
 	for (cds_lfht_first(ht, iter),					\

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/buckets.c - bucket tables by order and bucket lookup by hash.
+ *
+ * Owns view.orders (the array of per-order tables) and the tables. Order 0
+ * is bucket 0 inside struct cds_lfht; order j >= 1 is one allocation of
+ * 2^(j-1) bucket nodes, never copied or moved while linked.
+ *
+ * Invariants between atomic steps:
+ * - every entry j with 2^j <= view.size points at a table whose nodes are
+ *   initialised and linked (resize.c stores size last, with release);
+ * - an array replaced by a larger one holds the same entries and stays
+ *   readable until a grace period has passed (kept on the retired chain);
+ * - only the resizer, under resize_lock, writes the array or its entries.
+ *
+ * Relies on table.c (allocator, grace periods) and resize.c (ordering of
+ * the size store against linking).
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
+{
+	unsigned order = lfht_order_of_index_(index);
+	_Atomic(struct cds_lfht_node *) *orders =
+		/* Acquire: pairs with the release in lfht_orders_reserve(). */
+		atomic_load_explicit(&ht->view.orders, memory_order_acquire);
+	/* Relaxed: the caller knows (from size or from holding resize_lock)
+	 * that the order is published. */
+	struct cds_lfht_node *table =
+		atomic_load_explicit(&orders[order], memory_order_relaxed);
+
+	return table + (index - ((1UL << order) >> 1));
+}
+
+struct cds_lfht_node *lfht_bucket_for_hash(struct cds_lfht *ht, unsigned long hash,
+					   unsigned long *size)
+{
+	/* Acquire: see lfht_view_bucket_() in lfht.h. */
+	*size = atomic_load_explicit(&ht->view.size, memory_order_acquire);
+	return lfht_view_bucket_(&ht->view, hash);
+}
+
+/* One orders array; view.orders points at entries. */
+struct lfht_orders_block {
+	struct lfht_orders_block *retired;	/* older arrays, still readable */
+	unsigned cap;
+	_Atomic(struct cds_lfht_node *) entries[];
+};
+
+static size_t orders_bytes(unsigned cap)
+{
+	return sizeof(struct lfht_orders_block) +
+	       (size_t)cap * sizeof(_Atomic(struct cds_lfht_node *));
+}
+
+/* Capacity rounded up so that the array is replaced only a few times. */
+static unsigned orders_cap_for(unsigned order)
+{
+	unsigned cap = 4;
+
+	while (cap <= order)
+		cap *= 2;
+	return cap > LFHT_MAX_ORDER + 1 ? LFHT_MAX_ORDER + 1 : cap;
+}
+
+int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size)
+{
+	unsigned cap = orders_cap_for(lfht_log2(init_size));
+	struct lfht_orders_block *block = lfht_zalloc(ht, orders_bytes(cap));
+
+	if (!block)
+		return -ENOMEM;
+	block->cap = cap;
+	ht->orders_block = block;
+	/* Relaxed: nothing else sees the table before cds_lfht_new returns. */
+	atomic_store_explicit(&block->entries[0], &ht->bucket0, memory_order_relaxed);
+	atomic_store_explicit(&ht->view.orders, block->entries, memory_order_relaxed);
+	return 0;
+}
+
+/*
+ * Makes room for entry order. The old array is not freed here (that would
+ * wait for readers, and a grow must never wait for them): it is kept on the
+ * retired chain until the next grace period the resizer waits for anyway.
+ */
+int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
+{
+	struct lfht_orders_block *old = ht->orders_block, *block;
+	unsigned cap;
+
+	if (order < old->cap)
+		return 0;
+	cap = orders_cap_for(order);
+	block = lfht_zalloc(ht, orders_bytes(cap));
+	if (!block)
+		return -ENOMEM;
+	block->cap = cap;
+	block->retired = old;
+	for (unsigned i = 0; i < old->cap; i++)
+		atomic_store_explicit(&block->entries[i],
+				      atomic_load_explicit(&old->entries[i],
+							   memory_order_relaxed),
+				      memory_order_relaxed);
+	ht->orders_block = block;
+	/* Release: publishes the copied entries; pairs with the acquire loads
+	 * of view.orders in lfht_view_bucket_() and lfht_bucket_at(). */
+	atomic_store_explicit(&ht->view.orders, block->entries, memory_order_release);
+	return 0;
+}
+
+/* Caller has waited a grace period since the last lfht_orders_reserve(). */
+void lfht_orders_free_retired(struct cds_lfht *ht)
+{
+	struct lfht_orders_block *block = ht->orders_block->retired;
+
+	ht->orders_block->retired = NULL;
+	while (block) {
+		struct lfht_orders_block *older = block->retired;
+
+		lfht_free(ht, block, orders_bytes(block->cap));
+		block = older;
+	}
+}
+
+struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
+{
+	unsigned long len = lfht_order_len(order);
+	unsigned long first = (1UL << order) >> 1;
+	struct cds_lfht_node *table;
+
+	if (len > SIZE_MAX / sizeof(*table))
+		return NULL;
+	table = lfht_zalloc(ht, len * sizeof(*table));
+	if (!table)
+		return NULL;
+	for (unsigned long i = 0; i < len; i++) {
+		table[i].reverse_hash = lfht_reverse_bits_(first + i);
+		/* Relaxed: published by the CAS that links the node. */
+		atomic_store_explicit(&table[i].next, (uintptr_t)LFHT_BUCKET_,
+				      memory_order_relaxed);
+	}
+	return table;
+}
+
+void lfht_order_publish(struct cds_lfht *ht, unsigned order, struct cds_lfht_node *table)
+{
+	_Atomic(struct cds_lfht_node *) *orders =
+		atomic_load_explicit(&ht->view.orders, memory_order_relaxed);
+
+	/* Relaxed: readers reach the entry only through a size stored later
+	 * with release. */
+	atomic_store_explicit(&orders[order], table, memory_order_relaxed);
+}
+
+/* Frees order's table; the caller has unlinked it and waited a grace
+ * period (or the table is being destroyed). */
+void lfht_order_free(struct cds_lfht *ht, unsigned order)
+{
+	_Atomic(struct cds_lfht_node *) *orders =
+		atomic_load_explicit(&ht->view.orders, memory_order_relaxed);
+	struct cds_lfht_node *table =
+		atomic_load_explicit(&orders[order], memory_order_relaxed);
+
+	if (order == 0 || !table)
+		return;
+	atomic_store_explicit(&orders[order], NULL, memory_order_relaxed);
+	lfht_free(ht, table, lfht_order_len(order) * sizeof(*table));
+}
+
+void lfht_orders_destroy(struct cds_lfht *ht)
+{
+	struct lfht_orders_block *block = ht->orders_block;
+
+	if (!block)
+		return;
+	lfht_orders_free_retired(ht);
+	for (unsigned j = 1; j < block->cap; j++)
+		lfht_order_free(ht, j);
+	lfht_free(ht, block, orders_bytes(block->cap));
+	ht->orders_block = NULL;
+	atomic_store_explicit(&ht->view.orders, NULL, memory_order_relaxed);
+}

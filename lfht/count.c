@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/count.c - split counters (CDS_LFHT_ACCOUNTING) and the resize
+ * triggers they feed; cds_lfht_count_nodes.
+ *
+ * Owns the counter slots: one cache-line-padded signed counter per CPU
+ * (sched_getcpu(); slot index masked, so any CPU number is safe). An add
+ * adds one to its CPU's slot, a del subtracts one, both relaxed: the sum of
+ * all slots is the exact node count whenever no update is in flight. No
+ * counter is shared on the update path.
+ *
+ * Invariant: a slot's value changes only by relaxed atomic +-1. Every
+ * 2^k-th update of a thread (k grows with the table, up to 2^10) looks at
+ * the sum and, past a threshold, asks the worker to act (resize.c decides;
+ * while the count keeps moving the worker looks again by itself).
+ *
+ * Relies on resize.c for lfht_resize_request() and iter.c's traversal rules.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct lfht_counter_slot {
+	_Alignas(LFHT_CACHE_LINE) _Atomic(long) value;
+};
+
+struct lfht_counters {
+	unsigned long mask;	/* number of slots - 1 */
+	struct lfht_counter_slot *slots;
+	void *raw;		/* the allocation (slots are aligned inside it) */
+	size_t raw_size;
+};
+
+int lfht_counters_create(struct cds_lfht *ht)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned long nr = 1;
+	struct lfht_counters *c;
+
+	if (nr_cpus < 1)
+		nr_cpus = 1;
+	while (nr < (unsigned long)nr_cpus && nr < 4096)
+		nr <<= 1;
+	c = lfht_zalloc(ht, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	/* The allocator promises 16-byte alignment: over-allocate a line. */
+	c->raw_size = (nr + 1) * sizeof(struct lfht_counter_slot);
+	c->raw = lfht_zalloc(ht, c->raw_size);
+	if (!c->raw) {
+		lfht_free(ht, c, sizeof(*c));
+		return -ENOMEM;
+	}
+	c->slots = (struct lfht_counter_slot *)(((uintptr_t)c->raw + LFHT_CACHE_LINE - 1) &
+						~(uintptr_t)(LFHT_CACHE_LINE - 1));
+	c->mask = nr - 1;
+	ht->counters = c;
+	return 0;
+}
+
+void lfht_counters_destroy(struct cds_lfht *ht)
+{
+	struct lfht_counters *c = ht->counters;
+
+	if (!c)
+		return;
+	lfht_free(ht, c->raw, c->raw_size);
+	lfht_free(ht, c, sizeof(*c));
+	ht->counters = NULL;
+}
+
+long lfht_counters_sum(struct cds_lfht *ht)
+{
+	struct lfht_counters *c = ht->counters;
+	long sum = 0;
+
+	if (!c)
+		return 0;
+	for (unsigned long i = 0; i <= c->mask; i++)
+		/* Relaxed: a sum of snapshots, exact when updates are quiet. */
+		sum += rcu_atomic_load(&c->slots[i].value, memory_order_relaxed);
+	return sum;
+}
+
+static _Atomic(long) *count_slot(struct lfht_counters *c)
+{
+	int cpu = sched_getcpu();
+
+	return &c->slots[(unsigned long)(cpu < 0 ? 0 : cpu) & c->mask].value;
+}
+
+/* Updates by this thread, on any table: paces the looks at the sum. */
+static _Thread_local unsigned long count_ops;
+
+/* A thread looks at the sum every (mask + 1) updates: often for small
+ * tables, every 1024 for large ones (a sum reads every slot). */
+static unsigned long count_period_mask(unsigned long size)
+{
+	unsigned long period = size >> 3;
+
+	if (period > 1024)
+		period = 1024;
+	return period ? period - 1 : 0;
+}
+
+void lfht_count_add(struct cds_lfht *ht, unsigned long size)
+{
+	struct lfht_counters *c = ht->counters;
+
+	if (!c)
+		return;
+	/* Relaxed: the count is a statistic; no data hangs on it. */
+	rcu_atomic_add(count_slot(c), 1, memory_order_relaxed);
+	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) &&
+	    !(++count_ops & count_period_mask(size)) &&
+	    lfht_counters_sum(ht) > (long)size)
+		lfht_resize_request(ht, 0);
+}
+
+void lfht_count_del(struct cds_lfht *ht)
+{
+	struct lfht_counters *c = ht->counters;
+	unsigned long size;
+
+	if (!c)
+		return;
+	/* Relaxed: as in lfht_count_add(). */
+	rcu_atomic_sub(count_slot(c), 1, memory_order_relaxed);
+	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
+		return;
+	/* Relaxed: a hint; the worker decides with the size it holds. */
+	size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+	if (size > ht->min_nr_alloc_buckets &&
+	    !(++count_ops & count_period_mask(size)) &&
+	    lfht_counters_sum(ht) < (long)(size >> 3))
+		lfht_resize_request(ht, 0);
+}
+
+void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
+			  unsigned long *count, long *split_count_after)
+{
+	unsigned long n = 0;
+	struct cds_lfht_node *node;
+
+	*split_count_before = lfht_counters_sum(ht);
+	/* Acquire: pairs with the CAS that linked each successor. */
+	node = lfht_ptr(rcu_atomic_load(&ht->bucket0.next, memory_order_acquire));
+	while (node) {
+		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
+
+		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_)))
+			n++;
+		node = lfht_ptr(word);
+	}
+	*count = n;
+	*split_count_after = lfht_counters_sum(ht);
+}

@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/internal.h - what the table's files share: struct cds_lfht, the
+ * flag helpers on next words, and the internal entry points of each file.
+ *
+ * Layout rule: struct cds_lfht begins with struct cds_lfht_view_ (read by
+ * the inline lookup in <lfht/lfht.h>); fields written on the update path
+ * (bucket 0's next word) sit at least a cache line away from it.
+ */
+#ifndef LFHT_INTERNAL_H
+#define LFHT_INTERNAL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rcu/atomic.h>
+#include <rcu/flavour.h>
+#include <lfht/lfht.h>
+#include <lfht/extensions.h>
+
+#define LFHT_HIDDEN __attribute__((visibility("hidden")))
+
+/* Large enough for any target's line (POWER: 128), so per-CPU counter
+ * slots never share one. */
+#define LFHT_CACHE_LINE 128
+
+/* The largest bucket count ever reached: 2^(bits-1). */
+#define LFHT_MAX_ORDER (LFHT_LONG_BITS_ - 1)
+
+struct lfht_worker;
+struct lfht_counters;
+struct lfht_orders_block;
+
+struct cds_lfht {
+	/* Must stay first: the inline lookup casts the table to it. */
+	struct cds_lfht_view_ view;
+
+	/* Read-mostly, set at creation. */
+	const struct rcu_flavour *flavour;
+	struct lfht_allocator alloc;
+	unsigned long min_nr_alloc_buckets;
+	unsigned long max_nr_buckets;	/* a power of two, never 0 */
+	pthread_attr_t *attr;
+	int flags;
+	/* The allocation behind view.orders, with the arrays it replaced
+	 * (freed after the next grace period); resizer only (resize_lock). */
+	struct lfht_orders_block *orders_block;
+
+	/* Split counters (CDS_LFHT_ACCOUNTING only), set at creation. */
+	struct lfht_counters *counters;
+	/* The resize worker, created on the first automatic resize. */
+	_Atomic(struct lfht_worker *) worker;
+
+	/* Serialises resizes: the worker and cds_lfht_resize(). */
+	pthread_mutex_t resize_lock;
+
+	/* Bucket 0 (order 0): its next word is written by adds, so it lives
+	 * far from view. */
+	struct cds_lfht_node bucket0;
+};
+
+/* ---- next-word helpers ---------------------------------------------------- */
+
+static inline struct cds_lfht_node *lfht_ptr(uintptr_t word)
+{
+	return (struct cds_lfht_node *)(word & ~(uintptr_t)LFHT_FLAGS_);
+}
+
+static inline bool lfht_is_removed(uintptr_t word)
+{
+	return (word & LFHT_REMOVED_) != 0;
+}
+
+static inline bool lfht_is_bucket(uintptr_t word)
+{
+	return (word & LFHT_BUCKET_) != 0;
+}
+
+/*
+ * The "full memory barrier before and after the atomic commit" of the
+ * article. On x86 the commit is a locked instruction, itself a full barrier,
+ * so only the compiler must be kept from moving accesses across it; on weaker
+ * targets a seq_cst RMW orders less than a full fence, so a fence is issued.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+static inline void lfht_commit_fence(void)
+{
+	rcu_compiler_barrier();
+}
+#else
+static inline void lfht_commit_fence(void)
+{
+	/* Full fence: pairs with whatever the caller orders around the commit. */
+	rcu_fence(memory_order_seq_cst);
+}
+#endif
+
+/* ---- memory (table.c) ----------------------------------------------------- */
+
+LFHT_HIDDEN void *lfht_zalloc(struct cds_lfht *ht, size_t size);
+LFHT_HIDDEN void lfht_free(struct cds_lfht *ht, void *ptr, size_t size);
+
+/* Waits for a grace period from a registered thread outside a read-side
+ * section (QSBR: offline meanwhile, so other waiters need not wait on us). */
+LFHT_HIDDEN void lfht_wait_grace_period(struct cds_lfht *ht);
+
+/* ---- buckets (buckets.c) -------------------------------------------------- */
+
+LFHT_HIDDEN struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
+						 unsigned long index);
+LFHT_HIDDEN struct cds_lfht_node *lfht_bucket_for_hash(struct cds_lfht *ht,
+						       unsigned long hash,
+						       unsigned long *size);
+LFHT_HIDDEN int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size);
+LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order);
+LFHT_HIDDEN struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order);
+LFHT_HIDDEN void lfht_order_publish(struct cds_lfht *ht, unsigned order,
+				    struct cds_lfht_node *table);
+LFHT_HIDDEN void lfht_order_free(struct cds_lfht *ht, unsigned order);
+LFHT_HIDDEN void lfht_orders_free_retired(struct cds_lfht *ht);
+LFHT_HIDDEN void lfht_orders_destroy(struct cds_lfht *ht);
+
+static inline unsigned long lfht_order_len(unsigned order)
+{
+	return (1UL << order) >> 1 ? (1UL << order) >> 1 : 1UL;
+}
+
+static inline unsigned lfht_log2(unsigned long pow2)
+{
+	return (unsigned)__builtin_ctzl(pow2);
+}
+
+/* ---- list (list.c) -------------------------------------------------------- */
+
+enum lfht_add_mode {
+	LFHT_ADD_DUP,		/* cds_lfht_add: duplicates allowed */
+	LFHT_ADD_UNIQUE,	/* cds_lfht_add_unique */
+	LFHT_ADD_REPLACE,	/* cds_lfht_add_replace */
+};
+
+/* Links node (reverse_hash set by the caller) after the last node whose
+ * reverse hash is <= its own. UNIQUE: returns the matching node instead if
+ * one is present; REPLACE: replaces it and returns it. Else returns node
+ * (DUP, UNIQUE) or NULL (REPLACE). *chain: regular nodes walked past in the
+ * bucket (the auto-resize hint). */
+LFHT_HIDDEN struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
+						struct cds_lfht_node *node,
+						enum lfht_add_mode mode,
+						cds_lfht_match_fct match, const void *key,
+						unsigned *chain);
+/* Links bucket node (next = BUCKET, reverse_hash set) after start. */
+LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht_node *start,
+				      struct cds_lfht_node *bucket);
+/* Returns once no removed node with reverse hash <= that of hash is
+ * reachable from hash's bucket (so a node removed before the call is
+ * unlinked). */
+LFHT_HIDDEN void lfht_list_unlink_removed(struct cds_lfht *ht, unsigned long hash);
+/* Sets REMOVED (and REMOVAL_OWNER unless bucket) on node's next; false if
+ * it was already set. */
+LFHT_HIDDEN bool lfht_list_mark_removed(struct cds_lfht_node *node, bool bucket);
+
+/* ---- counters (count.c) --------------------------------------------------- */
+
+LFHT_HIDDEN int lfht_counters_create(struct cds_lfht *ht);
+LFHT_HIDDEN void lfht_counters_destroy(struct cds_lfht *ht);
+LFHT_HIDDEN long lfht_counters_sum(struct cds_lfht *ht);
+LFHT_HIDDEN void lfht_count_add(struct cds_lfht *ht, unsigned long size);
+LFHT_HIDDEN void lfht_count_del(struct cds_lfht *ht);
+
+/* ---- resize (resize.c) ---------------------------------------------------- */
+
+/* Asks the worker to grow to at least target (0: re-evaluate the counts). */
+LFHT_HIDDEN void lfht_resize_request(struct cds_lfht *ht, unsigned long target);
+/* The chain-length trigger of an add. */
+LFHT_HIDDEN void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size,
+					 unsigned chain);
+LFHT_HIDDEN void lfht_worker_stop(struct cds_lfht *ht);
+
+#endif /* LFHT_INTERNAL_H */

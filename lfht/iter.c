@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/iter.c - read-side traversals: lookup (the exported symbol behind the
+ * inline one), first, next, next_duplicate, is_node_deleted.
+ *
+ * Owns nothing and writes nothing shared. A traversal follows next words,
+ * removed or not (a removed node's word is frozen and still leads forward),
+ * and reports only nodes that are neither bucket nodes nor removed. Because
+ * nodes never move, and a node can only leave the list behind a traversal's
+ * position by being removed, every node present for the whole traversal is
+ * reported exactly once, resize or not.
+ *
+ * Relies on list.c's invariants and on buckets.c for the start bucket.
+ */
+#include "internal.h"
+
+void (cds_lfht_lookup)(struct cds_lfht *ht, unsigned long hash,
+		       cds_lfht_match_fct match, const void *key,
+		       struct cds_lfht_iter *iter)
+{
+	lfht_lookup_inline_(ht, hash, match, key, iter);
+}
+
+/* Reports the first regular, unremoved node from node on. */
+static void iter_settle(struct cds_lfht_iter *iter, struct cds_lfht_node *node)
+{
+	while (node) {
+		/* Acquire: pairs with the CAS that linked node's successor
+		 * (rcu_dereference of the node handed to the caller). */
+		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
+
+		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_))) {
+			iter->node = node;
+			iter->next = lfht_ptr(word);
+			return;
+		}
+		node = lfht_ptr(word);
+	}
+	iter->node = NULL;
+	iter->next = NULL;
+}
+
+void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+{
+	/* Acquire: pairs with the CAS that linked bucket 0's successor. */
+	iter_settle(iter, lfht_ptr(rcu_atomic_load(&ht->bucket0.next,
+						   memory_order_acquire)));
+}
+
+void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+{
+	(void)ht;
+	iter_settle(iter, iter->next);
+}
+
+void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
+			     const void *key, struct cds_lfht_iter *iter)
+{
+	unsigned long reverse_hash;
+	struct cds_lfht_node *node;
+
+	(void)ht;
+	if (!iter->node)
+		return;
+	reverse_hash = iter->node->reverse_hash;
+	for (node = iter->next; node; ) {
+		uintptr_t word;
+
+		if (node->reverse_hash > reverse_hash)
+			break;
+		/* Acquire: as in iter_settle(). */
+		word = rcu_atomic_load(&node->next, memory_order_acquire);
+		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_)) &&
+		    node->reverse_hash == reverse_hash && match(node, key)) {
+			iter->node = node;
+			iter->next = lfht_ptr(word);
+			return;
+		}
+		node = lfht_ptr(word);
+	}
+	iter->node = NULL;
+	iter->next = NULL;
+}
+
+int cds_lfht_is_node_deleted(const struct cds_lfht_node *node)
+{
+	/* Relaxed: a snapshot; the caller's read-side section keeps node. */
+	return lfht_is_removed(rcu_atomic_load((_Atomic(uintptr_t) *)&node->next,
+					       memory_order_relaxed));
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/table.c - new/destroy, the allocator hook, and the public update
+ * entry points (add, add_unique, add_replace, replace, del).
+ *
+ * Owns struct cds_lfht's lifetime and the process-wide allocator. The
+ * update entry points are thin: the list work is in list.c, the counting
+ * in count.c, the resize triggers in resize.c. Each commit (the one CAS
+ * that makes an update visible) is bracketed by lfht_commit_fence(), the
+ * article's full barriers.
+ *
+ * Invariant: a table never calls RCU before cds_lfht_new returns (it may be
+ * created before any thread registers); every allocation goes through the
+ * allocator recorded in the table.
+ */
+#define _GNU_SOURCE
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* ---- allocator ------------------------------------------------------------ */
+
+static void *default_zalloc(size_t size, void *ctx)
+{
+	(void)ctx;
+	return calloc(1, size);
+}
+
+static void default_free(void *ptr, size_t size, void *ctx)
+{
+	(void)size;
+	(void)ctx;
+	free(ptr);
+}
+
+static const struct lfht_allocator default_allocator = {
+	.zalloc = default_zalloc,
+	.free = default_free,
+	.ctx = NULL,
+};
+
+/* Documented as set while no table exists: a plain copy suffices. */
+static struct lfht_allocator current_allocator = {
+	.zalloc = default_zalloc,
+	.free = default_free,
+	.ctx = NULL,
+};
+
+void lfht_set_allocator(const struct lfht_allocator *allocator)
+{
+	current_allocator = allocator ? *allocator : default_allocator;
+}
+
+void *lfht_zalloc(struct cds_lfht *ht, size_t size)
+{
+	return ht->alloc.zalloc(size, ht->alloc.ctx);
+}
+
+void lfht_free(struct cds_lfht *ht, void *ptr, size_t size)
+{
+	ht->alloc.free(ptr, size, ht->alloc.ctx);
+}
+
+void lfht_wait_grace_period(struct cds_lfht *ht)
+{
+	ht->flavour->thread_offline();
+	ht->flavour->synchronize_rcu();
+	ht->flavour->thread_online();
+}
+
+/* ---- new / destroy -------------------------------------------------------- */
+
+static bool is_pow2(unsigned long n)
+{
+	return n && !(n & (n - 1));
+}
+
+static void table_free(struct cds_lfht *ht)
+{
+	struct lfht_allocator alloc = ht->alloc;
+
+	lfht_counters_destroy(ht);
+	lfht_orders_destroy(ht);
+	pthread_mutex_destroy(&ht->resize_lock);
+	alloc.free(ht, sizeof(*ht), alloc.ctx);
+}
+
+/* Links the initial buckets; nothing else sees the table yet. */
+static int table_populate(struct cds_lfht *ht, unsigned long init_size)
+{
+	for (unsigned order = 1; order <= lfht_log2(init_size); order++) {
+		struct cds_lfht_node *table = lfht_order_alloc(ht, order);
+		unsigned long len = lfht_order_len(order);
+
+		if (!table)
+			return -ENOMEM;
+		lfht_order_publish(ht, order, table);
+		for (unsigned long i = 0; i < len; i++)
+			lfht_list_add_bucket(lfht_bucket_at(ht, i), &table[i]);
+	}
+	/* Relaxed: published to other threads by whatever hands them ht. */
+	rcu_atomic_store(&ht->view.size, init_size, memory_order_relaxed);
+	return 0;
+}
+
+struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
+				      unsigned long min_nr_alloc_buckets,
+				      unsigned long max_nr_buckets,
+				      int flags, pthread_attr_t *attr,
+				      const struct rcu_flavour *flavour)
+{
+	struct lfht_allocator alloc = current_allocator;
+	struct cds_lfht *ht;
+
+	if (!flavour || !is_pow2(init_size) || !is_pow2(min_nr_alloc_buckets) ||
+	    (max_nr_buckets && !is_pow2(max_nr_buckets)) ||
+	    (max_nr_buckets && max_nr_buckets < min_nr_alloc_buckets)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!max_nr_buckets || max_nr_buckets > 1UL << LFHT_MAX_ORDER)
+		max_nr_buckets = 1UL << LFHT_MAX_ORDER;
+	if (min_nr_alloc_buckets > max_nr_buckets)
+		min_nr_alloc_buckets = max_nr_buckets;
+	if (init_size < min_nr_alloc_buckets)
+		init_size = min_nr_alloc_buckets;
+	if (init_size > max_nr_buckets)
+		init_size = max_nr_buckets;
+
+	ht = alloc.zalloc(sizeof(*ht), alloc.ctx);
+	if (!ht) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	ht->alloc = alloc;
+	ht->flavour = flavour;
+	ht->min_nr_alloc_buckets = min_nr_alloc_buckets;
+	ht->max_nr_buckets = max_nr_buckets;
+	ht->attr = attr;
+	ht->flags = flags;
+	ht->bucket0.reverse_hash = 0;
+	/* Relaxed: nothing else sees the table yet. */
+	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
+	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
+	atomic_store_explicit(&ht->worker, NULL, memory_order_relaxed);
+	if (pthread_mutex_init(&ht->resize_lock, NULL)) {
+		alloc.free(ht, sizeof(*ht), alloc.ctx);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (lfht_orders_init(ht, init_size) ||
+	    ((flags & CDS_LFHT_ACCOUNTING) && lfht_counters_create(ht)) ||
+	    table_populate(ht, init_size)) {
+		table_free(ht);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return ht;
+}
+
+int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
+{
+	const struct rcu_flavour *f = ht->flavour;
+	struct cds_lfht_node *node;
+	bool empty = true;
+
+	f->read_lock();
+	/* Acquire: pairs with the CAS that linked each successor. */
+	node = lfht_ptr(rcu_atomic_load(&ht->bucket0.next, memory_order_acquire));
+	while (node) {
+		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
+
+		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_))) {
+			empty = false;
+			break;
+		}
+		node = lfht_ptr(word);
+	}
+	f->read_unlock();
+	if (!empty)
+		return -EPERM;
+	lfht_worker_stop(ht);
+	if (attr)
+		*attr = ht->attr;
+	table_free(ht);
+	return 0;
+}
+
+unsigned long lfht_nr_buckets(struct cds_lfht *ht)
+{
+	/* Acquire: pairs with the release stores of size in resize.c. */
+	return rcu_atomic_load(&ht->view.size, memory_order_acquire);
+}
+
+/* ---- updates -------------------------------------------------------------- */
+
+static void table_added(struct cds_lfht *ht, unsigned chain)
+{
+	/* Relaxed: a hint for the resize decisions. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+
+	lfht_count_add(ht, size);
+	if (ht->flags & CDS_LFHT_AUTO_RESIZE)
+		lfht_resize_check_chain(ht, size, chain);
+}
+
+void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
+{
+	unsigned chain;
+
+	node->reverse_hash = lfht_reverse_bits_(hash);
+	lfht_list_add(ht, hash, node, LFHT_ADD_DUP, NULL, NULL, &chain);
+	table_added(ht, chain);
+}
+
+struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
+					  cds_lfht_match_fct match, const void *key,
+					  struct cds_lfht_node *node)
+{
+	struct cds_lfht_node *ret;
+	unsigned chain;
+
+	node->reverse_hash = lfht_reverse_bits_(hash);
+	ret = lfht_list_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key, &chain);
+	if (ret == node)
+		table_added(ht, chain);
+	return ret;
+}
+
+struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
+					   cds_lfht_match_fct match, const void *key,
+					   struct cds_lfht_node *node)
+{
+	struct cds_lfht_node *old;
+	unsigned chain;
+
+	node->reverse_hash = lfht_reverse_bits_(hash);
+	old = lfht_list_add(ht, hash, node, LFHT_ADD_REPLACE, match, key, &chain);
+	if (!old)
+		table_added(ht, chain);
+	return old;
+}
+
+int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
+		     unsigned long hash, cds_lfht_match_fct match, const void *key,
+		     struct cds_lfht_node *new_node)
+{
+	struct cds_lfht_node *old = old_iter->node;
+	unsigned long reverse_hash = lfht_reverse_bits_(hash);
+	uintptr_t word;
+
+	if (!old)
+		return -ENOENT;
+	if (old->reverse_hash != reverse_hash || !match(old, key))
+		return -EINVAL;
+	new_node->reverse_hash = reverse_hash;
+	/* Relaxed: the CAS below validates the value. */
+	word = rcu_atomic_load(&old->next, memory_order_relaxed);
+	for (;;) {
+		if (lfht_is_removed(word))
+			return -ENOENT;
+		/* Relaxed: published by the CAS. */
+		rcu_atomic_store(&new_node->next, word, memory_order_relaxed);
+		lfht_commit_fence();
+		/* Seq_cst: the commit. Publishes new_node (pairs with the
+		 * acquire ->next loads of traversals) and freezes old; racing
+		 * dels and replaces CAS the same word, so one wins. */
+		if (rcu_atomic_cas(&old->next, &word,
+				   (uintptr_t)new_node | LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_,
+				   memory_order_seq_cst, memory_order_relaxed))
+			break;
+	}
+	lfht_commit_fence();
+	/* old must be unreachable before the caller starts its grace period. */
+	lfht_list_unlink_removed(ht, hash);
+	return 0;
+}
+
+int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
+{
+	if (!node)
+		return -ENOENT;
+	lfht_commit_fence();
+	if (!lfht_list_mark_removed(node, false))
+		return -ENOENT;
+	lfht_commit_fence();
+	/* node must be unreachable before the caller starts its grace period.
+	 * Its reverse hash gives back a hash with the same bucket bits. */
+	lfht_list_unlink_removed(ht, lfht_reverse_bits_(node->reverse_hash));
+	lfht_count_del(ht);
+	return 0;
+}
