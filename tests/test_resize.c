@@ -273,11 +273,54 @@ START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
 	cds_lfht_resize(ht, 1UL << 16);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 16);
 	ck_assert_uint_eq(count_found(ht, 0, 20000), 20000);
-	cds_lfht_resize(ht, 1);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+	cds_lfht_resize(ht, 4096);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 4096);
 	ck_assert_uint_eq(count_found(ht, 0, 20000), 20000);
 	empty_and_destroy(ht);
 	pthread_attr_destroy(&attr);
+}
+END_TEST
+
+/* Seconds for one shrink from size to 1 of a table holding size / 4 keys
+ * (best of three). */
+static double shrink_seconds(unsigned long size)
+{
+	double best = 1e9;
+
+	for (int run = 0; run < 3; run++) {
+		struct cds_lfht *ht = cds_lfht_new(size, 1, 0, 0, NULL);
+		double t0, t;
+
+		ck_assert_ptr_nonnull(ht);
+		fill(ht, 0, size / 4);
+		t0 = test_now();
+		cds_lfht_resize(ht, 1);
+		t = test_now() - t0;
+		best = t < best ? t : best;
+		ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+		ck_assert_uint_eq(count_found(ht, 0, size / 4), size / 4);
+		empty_and_destroy(ht);
+	}
+	return best;
+}
+
+/*
+ * Shrinking 4x more buckets holding 4x more keys must cost about 4x, not
+ * 16x: a shrink that unlinks every removed bucket by walking from the
+ * final (smallest) bucket table is quadratic. Ratio-based, so slow hosts
+ * (qemu, sanitizers) do not matter; the small time is floored at 5 ms so
+ * fixed costs (grace periods) cannot make the ratio noisy.
+ */
+START_TEST(shrink_cost_is_linear_in_table_size)
+{
+	double small = shrink_seconds(1UL << 12);
+	double large = shrink_seconds(1UL << 14);
+	double ratio = large / (small > 0.005 ? small : 0.005);
+
+	fprintf(stderr, "[%s] shrink to 1: 4096 buckets %.4f s, 16384 buckets %.4f s "
+		"(ratio %.1f)\n", TEST_FLAVOUR_NAME, small, large, ratio);
+	ck_assert_msg(ratio < 8.0, "shrink 16384->1 took %.1fx shrink 4096->1 "
+		      "(%.4f s vs %.4f s): quadratic", ratio, large, small);
 }
 END_TEST
 
@@ -294,5 +337,6 @@ int main(void)
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
 	TEST_ADD(s, resize_worker_creation_failure_leaves_table_correct, 60);
 	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
+	TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);
 	return test_main(s);
 }
