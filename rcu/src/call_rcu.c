@@ -5,37 +5,71 @@
  * and rcu_barrier().
  *
  * The queue is a singly linked list through rcu_head.next from a stub node
- * to cb_tail. Producers (call_rcu) swap themselves into cb_tail, then link
- * the previous tail to themselves: wait-free, two atomic steps. The one
- * consumer (the worker) takes everything at once: it reads the first node
- * behind the stub, empties the stub and swaps cb_tail back to the stub; the
- * nodes from first to the old tail are its batch.
+ * to cb_q.tail. Producers (call_rcu) swap themselves into the tail, then
+ * link the previous tail to themselves: wait-free, two atomic steps, plus
+ * one add to cb_q.pending on the same cache line. The one consumer (the
+ * worker) takes everything at once: it reads the first node behind the
+ * stub, empties the stub and swaps the tail back to the stub; the nodes from
+ * first to the old tail are its batch.
+ *
+ * Gathering. A grace period costs the same for one callback as for
+ * thousands (memb: a membarrier() with IPIs to every CPU running the
+ * process), so the worker does not start one as soon as it sees work: it
+ * first waits, on a futex with a deadline, up to CB_GATHER_NS for more
+ * callbacks, then takes the whole queue behind one grace period. A producer
+ * that brings cb_q.pending (callbacks counted since the worker's last take)
+ * to CB_BATCH_WAKE wakes it early, which bounds the memory waiting in the
+ * queue; rcu_barrier() counts its completion callback as CB_BATCH_WAKE, so a
+ * barrier never waits out the delay (only a grace period and the callbacks
+ * before it).
+ *
+ * cb_q.futex is the worker's state: CB_RUNNING, CB_IDLE (asleep on an empty
+ * queue: any producer wakes it) or CB_GATHERING (waiting out the delay: a
+ * producer that sees pending >= CB_BATCH_WAKE wakes it). A producer that
+ * sees either swaps in CB_RUNNING and, if it saw a sleeper, wakes it, so
+ * one producer pays for the syscall.
  *
  * Invariants between atomic steps:
- * - every node from the stub up to cb_tail is linked, except that a
+ * - every node from the stub up to the tail is linked, except that a
  *   producer between its swap and its link leaves prev->next == NULL for a
  *   moment; the consumer then waits for that link (cb_wait_next), the only
  *   wait in the queue, and a short one: the producer's next instruction.
  * - a batch's last node never gets a next link: a producer that swapped
  *   after it did so before the consumer's swap, which then returned that
  *   producer's node as the last one instead.
+ * - pending counts a node after its swap; the worker zeroes pending before
+ *   its take. So a count the zeroing saw is of a node that batch contains
+ *   (a barrier's weight seen there: the barrier's node is in it), and a node
+ *   counted after the zeroing at worst makes the next batch start early.
+ * - no lost wake-up: the worker stores its sleeping state, then re-reads
+ *   the tail (idle) or pending (gathering); a producer swaps the tail and
+ *   adds to pending, then reads the state; all seq_cst, so one of the two
+ *   sees the other.
  * - callbacks run in queue order, so a completion callback queued by
  *   rcu_barrier() runs after everything queued before it.
+ * - QSBR: the worker is online only while it runs callbacks; it holds no
+ *   RCU reference between batches, so no grace period waits for it there.
  *
  * struct rcu_head is a public plain struct (rcu/flavour.h), so its next
  * link is accessed through the GCC/clang __atomic builtins, as rcu/pointer.h
  * does for RCU pointers.
  *
  * Relies on: gp.c through the flavour object (synchronize_rcu), qsbr.c /
- * memb.c (online/offline hooks), futex.h.
+ * memb.c (online/offline hooks), futex.h (plus one futex wait with a
+ * deadline of its own here).
  */
 #define _GNU_SOURCE
+#include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "futex.h"
 #include "internal.h"
@@ -49,11 +83,25 @@
  * does not hold up grace periods (a callback holds no RCU reference once it
  * has returned). */
 #define CB_QS_INTERVAL 32
+/* The longest the worker gathers callbacks before a grace period, and the
+ * count that cuts it short. */
+#define CB_GATHER_NS 2000000L
+#define CB_BATCH_WAKE 1000
+
+/* The worker's states in cb_q.futex. */
+#define CB_RUNNING 0
+#define CB_IDLE (-1)
+#define CB_GATHERING 1
 
 static struct rcu_head cb_stub;
-static _Atomic(struct rcu_head *) cb_tail = &cb_stub;
-/* -1 while the worker sleeps (or is about to), else 0. */
-static _Atomic int32_t cb_futex;
+/* What every producer touches, on one cache line of its own. */
+static struct {
+	_Alignas(64) _Atomic(struct rcu_head *) tail;
+	/* Callbacks (barriers count CB_BATCH_WAKE) since the last take. */
+	_Atomic size_t pending;
+	/* CB_RUNNING / CB_IDLE / CB_GATHERING, see above. */
+	_Atomic int32_t futex;
+} cb_q = { .tail = &cb_stub };
 /* Whether the worker runs; changes under cb_worker_mutex. */
 static _Atomic int cb_worker_started;
 static pthread_mutex_t cb_worker_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -88,7 +136,7 @@ static bool cb_take_batch(struct rcu_head **first, struct rcu_head **last)
 
 	if (f == NULL) {
 		/* Acquire: pairs with the producers' seq_cst swap. */
-		if (rcu_atomic_load(&cb_tail, memory_order_acquire) == &cb_stub)
+		if (rcu_atomic_load(&cb_q.tail, memory_order_acquire) == &cb_stub)
 			return false;
 		f = cb_wait_next(&cb_stub);
 	}
@@ -97,7 +145,7 @@ static bool cb_take_batch(struct rcu_head **first, struct rcu_head **last)
 	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
 	/* Acq_rel: acquire pairs with the producers' swaps (their nodes'
 	 * fields); release orders the stub reset before later links to it. */
-	*last = rcu_atomic_xchg(&cb_tail, &cb_stub, memory_order_acq_rel);
+	*last = rcu_atomic_xchg(&cb_q.tail, &cb_stub, memory_order_acq_rel);
 	*first = f;
 	return true;
 }
@@ -119,24 +167,69 @@ static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
 	cb_in_callback = false;
 }
 
-/* The worker finds the queue empty: poll a little, then sleep offline. */
+/* Sleeps while *addr == val, until the CLOCK_MONOTONIC time end at most. */
+static void cb_futex_wait_until(_Atomic int32_t *addr, int32_t val,
+				const struct timespec *end)
+{
+	/* WAIT_BITSET: its timeout is absolute, on CLOCK_MONOTONIC. */
+	(void)syscall(SYS_futex, addr, FUTEX_WAIT_BITSET_PRIVATE, val, end,
+		      NULL, FUTEX_BITSET_MATCH_ANY);
+}
+
+static bool cb_time_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* The worker finds the queue empty: poll a little, then sleep. */
 static void cb_sleep(void)
 {
 	for (unsigned i = 0; i < CB_IDLE_POLLS; i++) {
 		/* Relaxed: only a hint; cb_take_batch() re-reads. */
-		if (rcu_atomic_load(&cb_tail, memory_order_relaxed) != &cb_stub)
+		if (rcu_atomic_load(&cb_q.tail, memory_order_relaxed) != &cb_stub)
 			return;
 		rcu_cpu_relax();
 	}
-	rcu_flavour.thread_offline();
-	/* Seq_cst store then seq_cst load: with call_rcu()'s seq_cst swap
-	 * then seq_cst load of cb_futex, one of us sees the other. */
-	rcu_atomic_store(&cb_futex, -1, memory_order_seq_cst);
-	while (rcu_atomic_load(&cb_tail, memory_order_seq_cst) == &cb_stub &&
-	       rcu_atomic_load(&cb_futex, memory_order_relaxed) == -1)
-		futex_wait(&cb_futex, -1);
-	rcu_atomic_store(&cb_futex, 0, memory_order_relaxed);
-	rcu_flavour.thread_online();
+	/* Seq_cst store then seq_cst load of the tail: with cb_enqueue()'s
+	 * seq_cst swap then seq_cst load of the state, one of us sees the
+	 * other. */
+	rcu_atomic_store(&cb_q.futex, CB_IDLE, memory_order_seq_cst);
+	while (rcu_atomic_load(&cb_q.tail, memory_order_seq_cst) == &cb_stub &&
+	       rcu_atomic_load(&cb_q.futex, memory_order_relaxed) == CB_IDLE)
+		futex_wait(&cb_q.futex, CB_IDLE);
+	/* Relaxed: the state orders nothing; the queue's atomics do. */
+	rcu_atomic_store(&cb_q.futex, CB_RUNNING, memory_order_relaxed);
+}
+
+/* Work is queued: let more come, for CB_GATHER_NS or until pending reaches
+ * CB_BATCH_WAKE (a barrier gets there at once). */
+static void cb_gather(void)
+{
+	struct timespec now, end;
+
+	/* Relaxed: only a shortcut; the seq_cst load below decides. */
+	if (rcu_atomic_load(&cb_q.pending, memory_order_relaxed) >= CB_BATCH_WAKE)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_nsec += CB_GATHER_NS;
+	if (end.tv_nsec >= 1000000000L) {
+		end.tv_sec++;
+		end.tv_nsec -= 1000000000L;
+	}
+	/* Seq_cst store then seq_cst load of pending: with cb_enqueue()'s
+	 * seq_cst add then seq_cst load of the state, one of us sees the
+	 * other. */
+	rcu_atomic_store(&cb_q.futex, CB_GATHERING, memory_order_seq_cst);
+	while (rcu_atomic_load(&cb_q.pending, memory_order_seq_cst) < CB_BATCH_WAKE &&
+	       rcu_atomic_load(&cb_q.futex, memory_order_relaxed) == CB_GATHERING) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (!cb_time_before(&now, &end))
+			break;
+		cb_futex_wait_until(&cb_q.futex, CB_GATHERING, &end);
+	}
+	/* Relaxed: the state orders nothing; the queue's atomics do. */
+	rcu_atomic_store(&cb_q.futex, CB_RUNNING, memory_order_relaxed);
 }
 
 static void *cb_worker(void *arg)
@@ -145,16 +238,26 @@ static void *cb_worker(void *arg)
 
 	(void)arg;
 	rcu_flavour.register_thread();
+	/* QSBR: offline except around callbacks (see the top comment). */
+	rcu_flavour.thread_offline();
 	for (;;) {
-		if (!cb_take_batch(&first, &last)) {
+		/* Relaxed: a hint; cb_sleep() and cb_take_batch() re-read. */
+		if (rcu_atomic_load(&cb_q.tail, memory_order_relaxed) == &cb_stub) {
 			cb_sleep();
 			continue;
 		}
-		/* QSBR: offline for the wait, back online for the callbacks. */
+		cb_gather();
+		/* Acquire: pairs with the seq_cst add in cb_enqueue(); a node
+		 * counted in what this zeroing reads is in the take below. */
+		(void)rcu_atomic_xchg(&cb_q.pending, 0, memory_order_acquire);
+		if (!cb_take_batch(&first, &last))
+			continue;
+		/* The worker is offline: the grace period waits for others. */
 		rcu_flavour.synchronize_rcu();
+		rcu_flavour.thread_online();
 		cb_run_batch(first, last);
 		/* QSBR: the callbacks' own read-side accesses are over. */
-		rcu_flavour.quiescent_state();
+		rcu_flavour.thread_offline();
 	}
 	return NULL;
 }
@@ -190,23 +293,39 @@ static void cb_start_worker(void)
 	pthread_mutex_unlock(&cb_worker_mutex);
 }
 
-void RCU_SYM_(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head))
+/* Queues head; weight is what it adds to pending (see the top comment). */
+static void cb_enqueue(struct rcu_head *head, void (*func)(struct rcu_head *head),
+		       size_t weight)
 {
 	struct rcu_head *prev;
+	size_t pending;
+	int32_t state;
 
 	cb_start_worker();
 	head->func = func;
 	/* Relaxed: published by the release link store below. */
 	__atomic_store_n(&head->next, NULL, __ATOMIC_RELAXED);
 	/* Seq_cst: acquire/release with the consumer's swap, and ordered
-	 * before the cb_futex load below (pairs with cb_sleep()). */
-	prev = rcu_atomic_xchg(&cb_tail, head, memory_order_seq_cst);
+	 * before the state load below (pairs with cb_sleep()). */
+	prev = rcu_atomic_xchg(&cb_q.tail, head, memory_order_seq_cst);
 	/* Release: pairs with the acquire in cb_load_next(). */
 	__atomic_store_n(&prev->next, head, __ATOMIC_RELEASE);
-	/* Seq_cst: pairs with the seq_cst store of -1 in cb_sleep(). */
-	if (rcu_atomic_load(&cb_futex, memory_order_seq_cst) == -1 &&
-	    rcu_atomic_xchg(&cb_futex, 0, memory_order_relaxed) == -1)
-		futex_wake(&cb_futex, 1);
+	/* Seq_cst: its release half pairs with the worker's acquire zeroing;
+	 * ordered before the state load below (pairs with cb_gather()). */
+	pending = rcu_atomic_add(&cb_q.pending, weight, memory_order_seq_cst) + weight;
+	/* Seq_cst: pairs with the seq_cst state stores in cb_sleep() and
+	 * cb_gather(). */
+	state = rcu_atomic_load(&cb_q.futex, memory_order_seq_cst);
+	/* Relaxed swap: only one producer wakes; the wake orders nothing. */
+	if ((state == CB_IDLE ||
+	     (state == CB_GATHERING && pending >= CB_BATCH_WAKE)) &&
+	    rcu_atomic_xchg(&cb_q.futex, CB_RUNNING, memory_order_relaxed) != CB_RUNNING)
+		futex_wake(&cb_q.futex, 1);
+}
+
+void RCU_SYM_(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	cb_enqueue(head, func, 1);
 }
 
 struct cb_barrier {
@@ -236,7 +355,8 @@ void RCU_SYM_(barrier)(void)
 		return;
 	}
 	rcu_check_outside_section_("rcu_barrier");
-	RCU_SYM_(call_rcu)(&b.head, cb_barrier_done);
+	/* Counts as a full batch: the worker skips its gathering delay. */
+	cb_enqueue(&b.head, cb_barrier_done, CB_BATCH_WAKE);
 	/* QSBR: the worker's grace period must not wait for us. */
 	was_online = flavour_wait_begin();
 	/* Acquire: pairs with the release store in cb_barrier_done(). */
@@ -269,10 +389,11 @@ void call_rcu_fork_child(void)
 {
 	/* The only thread: no concurrent access. */
 	rcu_atomic_store(&cb_worker_started, 0, memory_order_relaxed);
-	rcu_atomic_store(&cb_futex, 0, memory_order_relaxed);
+	rcu_atomic_store(&cb_q.futex, CB_RUNNING, memory_order_relaxed);
+	rcu_atomic_store(&cb_q.pending, 0, memory_order_relaxed);
 	cb_in_callback = false;
 	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
-	rcu_atomic_store(&cb_tail, &cb_stub, memory_order_relaxed);
+	rcu_atomic_store(&cb_q.tail, &cb_stub, memory_order_relaxed);
 	/* Locked by this very thread in call_rcu_fork_prepare(). */
 	pthread_mutex_unlock(&cb_worker_mutex);
 }
