@@ -377,3 +377,38 @@ void test_add(Suite *s, const char *name, const TTest *test, double timeout)
 	tcase_add_test(tc, test);
 	suite_add_tcase(s, tc);
 }
+
+void test_fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	for (uint64_t k = from; k < to; k++) {
+		struct test_node *tn = test_node_new(k, 0);
+
+		rcu_read_lock();
+		cds_lfht_add(ht, test_hash(k), &tn->node);
+		rcu_read_unlock();
+		if (k % 512 == 0)
+			quiescent();
+	}
+}
+
+unsigned long test_count_found(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	for (uint64_t k = from; k < to; k++) {
+		struct test_node *tn = test_lookup(ht, k);
+
+		n += tn != NULL && tn->key == k;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+void test_empty_and_destroy(struct cds_lfht *ht)
+{
+	test_del_all(ht);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+}

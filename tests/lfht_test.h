@@ -92,6 +92,13 @@ unsigned long test_count_nodes(struct cds_lfht *ht, long *before, long *after);
 /* Deletes every entry (own read-side sections) and frees them by call_rcu;
  * returns how many. */
 unsigned long test_del_all(struct cds_lfht *ht);
+/* Adds keys [from, to) (own read-side sections, quiescent now and then). */
+void test_fill(struct cds_lfht *ht, uint64_t from, uint64_t to);
+/* Takes its own read-side section: how many of keys [from, to) are found. */
+unsigned long test_count_found(struct cds_lfht *ht, uint64_t from, uint64_t to);
+/* Deletes every entry, destroys the table (must succeed), waits for the
+ * callbacks and asserts no reader saw a poisoned entry. */
+void test_empty_and_destroy(struct cds_lfht *ht);
 
 /* ---- counting allocator ----------------------------------------------- */
 

@@ -27,30 +27,6 @@ static void expect_all_freed(void)
 			 rcu_atomic_load(&test_alloc.frees, memory_order_relaxed));
 }
 
-static void fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
-{
-	for (uint64_t k = from; k < to; k++) {
-		struct test_node *tn = test_node_new(k, 0);
-
-		rcu_read_lock();
-		cds_lfht_add(ht, test_hash(k), &tn->node);
-		rcu_read_unlock();
-		if (k % 512 == 0)
-			quiescent();
-	}
-}
-
-static unsigned long count_found(struct cds_lfht *ht, uint64_t from, uint64_t to)
-{
-	unsigned long n = 0;
-
-	rcu_read_lock();
-	for (uint64_t k = from; k < to; k++)
-		n += test_lookup(ht, k) != NULL;
-	rcu_read_unlock();
-	return n;
-}
-
 static void new_fails_cleanly_at_every_allocation(unsigned long init, unsigned long min,
 						  unsigned long max, int flags)
 {
@@ -67,8 +43,8 @@ static void new_fails_cleanly_at_every_allocation(unsigned long init, unsigned l
 		if (ht != NULL) {
 			ck_assert_int_lt(rcu_atomic_load(&test_alloc.attempts,
 							 memory_order_relaxed), n);
-			fill(ht, 0, 100);
-			ck_assert_uint_eq(count_found(ht, 0, 100), 100);
+			test_fill(ht, 0, 100);
+			ck_assert_uint_eq(test_count_found(ht, 0, 100), 100);
 			test_del_all(ht);
 			ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 			expect_all_freed();
@@ -141,10 +117,10 @@ START_TEST(table_frees_all_its_memory_after_use)
 	test_alloc_install();
 	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 5000);
+	test_fill(ht, 0, 5000);
 	cds_lfht_resize(ht, 4096);
 	cds_lfht_resize(ht, 2);
-	ck_assert_uint_eq(count_found(ht, 0, 5000), 5000);
+	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
 	ck_assert_uint_eq(test_del_all(ht), 5000);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	expect_all_freed();
@@ -160,14 +136,14 @@ START_TEST(resize_with_failing_allocator_keeps_table_usable_then_reaches_size)
 	test_alloc_install();
 	ht = cds_lfht_new(1, 1, 0, 0, NULL);
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 2000);
+	test_fill(ht, 0, 2000);
 
 	set_fail_all(1);
 	cds_lfht_resize(ht, 4096);
 	size_during = lfht_nr_buckets(ht);
-	ck_assert_uint_eq(count_found(ht, 0, 2000), 2000);
-	fill(ht, 2000, 2100);	/* adds still work while allocations fail */
-	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 2000), 2000);
+	test_fill(ht, 2000, 2100);	/* adds still work while allocations fail */
+	ck_assert_uint_eq(test_count_found(ht, 0, 2100), 2100);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 2100);
 	set_fail_all(0);
 	fprintf(stderr, "[%s] resize to 4096 with every allocation failing: %lu buckets\n",
@@ -177,16 +153,16 @@ START_TEST(resize_with_failing_allocator_keeps_table_usable_then_reaches_size)
 
 	cds_lfht_resize(ht, 4096);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 4096);
-	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 2100), 2100);
 
 	/* A shrink while allocations fail, then one that may allocate. */
 	set_fail_all(1);
 	cds_lfht_resize(ht, 8);
-	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 2100), 2100);
 	set_fail_all(0);
 	cds_lfht_resize(ht, 8);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 8);
-	ck_assert_uint_eq(count_found(ht, 0, 2100), 2100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 2100), 2100);
 
 	ck_assert_uint_eq(test_del_all(ht), 2100);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
@@ -204,12 +180,12 @@ START_TEST(auto_resize_with_failing_allocator_keeps_all_keys)
 	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
 	ck_assert_ptr_nonnull(ht);
 	set_fail_all(1);
-	fill(ht, 0, 3000);
-	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	test_fill(ht, 0, 3000);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	set_fail_all(0);
 	cds_lfht_resize(ht, 1024);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1024);
-	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
 	ck_assert_uint_eq(test_del_all(ht), 3000);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);

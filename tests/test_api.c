@@ -31,14 +31,6 @@ static struct cds_lfht *fill(unsigned long init, int flags, uint64_t nr)
 	return ht;
 }
 
-static void empty_and_destroy(struct cds_lfht *ht)
-{
-	test_del_all(ht);
-	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-	rcu_barrier();
-	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
-}
-
 /* ---- cds_lfht_new ------------------------------------------------------ */
 
 START_TEST(new_works_before_any_thread_registers)
@@ -50,7 +42,7 @@ START_TEST(new_works_before_any_thread_registers)
 	rcu_read_lock();
 	ck_assert_ptr_nonnull(test_lookup(ht, 7));
 	rcu_read_unlock();
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 	early_table = NULL;
 }
 END_TEST
@@ -176,7 +168,7 @@ START_TEST(del_returns_zero_then_twice_returns_enoent)
 	rcu_read_unlock();
 	after = test_count_nodes(ht, NULL, NULL);
 	ck_assert_uint_eq(after, before);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -190,7 +182,7 @@ START_TEST(del_null_returns_enoent_and_table_unchanged)
 	rcu_read_unlock();
 	ck_assert_int_eq(ret, -ENOENT);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 5);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -211,7 +203,7 @@ START_TEST(del_of_replaced_node_returns_enoent)
 	ck_assert_int_eq(ret, -ENOENT);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3);
 	test_node_free_rcu(old);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -282,7 +274,7 @@ START_TEST(del_race_of_two_threads_has_exactly_one_winner)
 	ck_assert_int_eq(bad, 0);
 	ck_assert_int_ge(round - 1, 20);
 	ck_assert_uint_eq(test_count_nodes(race.ht, NULL, NULL), 16);
-	empty_and_destroy(race.ht);
+	test_empty_and_destroy(race.ht);
 }
 END_TEST
 
@@ -320,7 +312,7 @@ START_TEST(add_allows_duplicates_and_for_each_duplicate_sees_all)
 	for (int i = 0; i < 5; i++)
 		ck_assert_int_eq(seen[i], 1);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 7);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -344,7 +336,7 @@ START_TEST(add_unique_returns_node_then_existing_on_conflict)
 	rcu_read_unlock();
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 1);
 	test_node_free_now(b);	/* never published */
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -365,7 +357,7 @@ START_TEST(add_unique_treats_colliding_hash_with_other_key_as_distinct)
 	for (uint64_t k = 0; k < TEST_COLLIDE_GROUP; k++)
 		ck_assert_ptr_eq(ret[k], &tn[k]->node);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), TEST_COLLIDE_GROUP);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -397,7 +389,7 @@ START_TEST(add_replace_returns_null_then_old_and_lookup_gives_new)
 	ck_assert_uint_eq(test_count_key(ht, key), 1);
 	rcu_read_unlock();
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 2);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -424,7 +416,7 @@ START_TEST(replace_succeeds_and_lookup_gives_new)
 	ck_assert_int_ne(old_deleted, 0);
 	test_node_free_rcu(old);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 8);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -444,7 +436,7 @@ START_TEST(replace_of_missing_node_returns_enoent)
 	ck_assert_int_eq(ret, -ENOENT);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 4);
 	test_node_free_now(nw);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -470,7 +462,7 @@ START_TEST(replace_of_deleted_node_returns_enoent)
 	rcu_read_unlock();
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3);
 	test_node_free_now(nw);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -503,7 +495,7 @@ START_TEST(replace_with_key_mismatch_returns_einval)
 	rcu_read_unlock();
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 1);
 	test_node_free_now(nw);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -526,7 +518,7 @@ START_TEST(lookup_hits_and_misses_give_node_or_null)
 	rcu_read_unlock();
 	ck_assert_int_eq(hits, 100);
 	ck_assert_int_eq(misses, 100);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -548,7 +540,7 @@ START_TEST(lookup_of_colliding_hash_with_other_key_misses)
 	rcu_read_unlock();
 	ck_assert_ptr_eq(hit, &tn->node);
 	ck_assert_ptr_null(miss);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -599,7 +591,7 @@ START_TEST(first_next_visit_every_node_once_never_a_bucket)
 	ck_assert_int_eq(total, ITER_KEYS);
 	for (int k = 0; k < ITER_KEYS; k++)
 		ck_assert_int_eq(seen[k], 1);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -634,7 +626,7 @@ START_TEST(for_each_and_for_each_entry_visit_every_node_once)
 		ck_assert_int_eq(seen_entry[k], 1);
 	}
 	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -664,7 +656,7 @@ START_TEST(iteration_skips_deleted_nodes)
 	rcu_read_unlock();
 	ck_assert_int_eq(total, 25);
 	ck_assert_int_eq(odd, 25);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -713,7 +705,7 @@ START_TEST(next_duplicate_gives_exactly_matching_nodes_among_colliding_keys)
 	ck_assert_int_eq(n, 4);
 	for (int i = 0; i < 4; i++)
 		ck_assert_int_eq(values[i], 1);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -745,7 +737,7 @@ START_TEST(for_each_duplicate_and_entry_duplicate_see_only_the_key)
 			      "key %llu: %lu and %lu nodes, want %lu",
 			      (unsigned long long)key, n, n_entry, want);
 	}
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -764,7 +756,7 @@ START_TEST(is_node_deleted_is_zero_in_table_nonzero_after_del)
 	ck_assert_int_eq(in_table, 0);
 	ck_assert_int_ne(after, 0);
 	test_node_free_rcu(tn);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -788,7 +780,7 @@ START_TEST(iter_get_node_gives_the_node_of_lookup_and_first)
 	rcu_read_unlock();
 	ck_assert_ptr_eq(a, &tn->node);
 	ck_assert_ptr_eq(b, &tn->node);
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -864,7 +856,7 @@ START_TEST(node_init_leaves_node_usable_and_nodes_are_reclaimed)
 {
 	struct cds_lfht *ht = fill(2, 0, 10);
 
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 	/* Every entry of every test so far has gone through call_rcu. */
 	ck_assert_int_eq(rcu_atomic_load(&test_nodes_live, memory_order_relaxed), 0);
 }

@@ -10,47 +10,12 @@
 #include <stdlib.h>
 #include "lfht_test.h"
 
-static void fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
-{
-	for (uint64_t k = from; k < to; k++) {
-		struct test_node *tn = test_node_new(k, 0);
-
-		rcu_read_lock();
-		cds_lfht_add(ht, test_hash(k), &tn->node);
-		rcu_read_unlock();
-		if (k % 512 == 0)
-			quiescent();
-	}
-}
-
-static unsigned long count_found(struct cds_lfht *ht, uint64_t from, uint64_t to)
-{
-	unsigned long n = 0;
-
-	rcu_read_lock();
-	for (uint64_t k = from; k < to; k++) {
-		struct test_node *tn = test_lookup(ht, k);
-
-		n += tn != NULL && tn->key == k;
-	}
-	rcu_read_unlock();
-	return n;
-}
-
-static void empty_and_destroy(struct cds_lfht *ht)
-{
-	test_del_all(ht);
-	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-	rcu_barrier();
-	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
-}
-
 START_TEST(resize_is_synchronous_and_reaches_the_size)
 {
 	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
 
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 1000);
+	test_fill(ht, 0, 1000);
 	for (unsigned long n = 1; n <= (1UL << 14); n <<= 1) {
 		cds_lfht_resize(ht, n);
 		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
@@ -63,8 +28,8 @@ START_TEST(resize_is_synchronous_and_reaches_the_size)
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 12);
 	cds_lfht_resize(ht, 1);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
-	ck_assert_uint_eq(count_found(ht, 0, 1000), 1000);
-	empty_and_destroy(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, 1000), 1000);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -73,7 +38,7 @@ START_TEST(resize_clamps_to_min_and_max_buckets)
 	struct cds_lfht *ht = cds_lfht_new(8, 4, 64, 0, NULL);
 
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 300);
+	test_fill(ht, 0, 300);
 	cds_lfht_resize(ht, 1024);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
 	cds_lfht_resize(ht, 1UL << 20);
@@ -84,8 +49,8 @@ START_TEST(resize_clamps_to_min_and_max_buckets)
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
 	cds_lfht_resize(ht, 16);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
-	ck_assert_uint_eq(count_found(ht, 0, 300), 300);
-	empty_and_destroy(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, 300), 300);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -95,17 +60,17 @@ START_TEST(grow_then_shrink_keeps_every_node_findable)
 	static const unsigned long sizes[] = { 8192, 4, 1024, 1, 65536, 16, 2 };
 
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 3000);
+	test_fill(ht, 0, 3000);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		long before = -1, after = -1;
 
 		cds_lfht_resize(ht, sizes[i]);
 		ck_assert_uint_eq(lfht_nr_buckets(ht), sizes[i]);
-		ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
-		ck_assert_uint_eq(count_found(ht, 3000, 4000), 0);
+		ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
+		ck_assert_uint_eq(test_count_found(ht, 3000, 4000), 0);
 		ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 3000);
 	}
-	empty_and_destroy(ht);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -136,13 +101,13 @@ START_TEST(auto_resize_grows_when_chains_get_long)
 
 	ck_assert_ptr_nonnull(ht);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
-	fill(ht, 0, 4000);
+	test_fill(ht, 0, 4000);
 	grew = test_wait_until(buckets_above, &w, 20.0);
 	fprintf(stderr, "[%s] auto-resize after 4000 adds: %lu buckets\n",
 		TEST_FLAVOUR_NAME, lfht_nr_buckets(ht));
 	ck_assert_msg(grew, "no growth from 1 bucket after 4000 adds");
-	ck_assert_uint_eq(count_found(ht, 0, 4000), 4000);
-	empty_and_destroy(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, 4000), 4000);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -156,7 +121,7 @@ START_TEST(auto_resize_never_exceeds_max_buckets)
 	for (uint64_t k = 0; k < 6000; k += 200) {
 		unsigned long now;
 
-		fill(ht, k, k + 200);
+		test_fill(ht, k, k + 200);
 		now = lfht_nr_buckets(ht);
 		highest = now > highest ? now : highest;
 	}
@@ -170,8 +135,8 @@ START_TEST(auto_resize_never_exceeds_max_buckets)
 	cds_lfht_resize(ht, 1UL << 16);
 	highest = lfht_nr_buckets(ht) > highest ? lfht_nr_buckets(ht) : highest;
 	ck_assert_uint_le(highest, 16);
-	ck_assert_uint_eq(count_found(ht, 0, 6000), 6000);
-	empty_and_destroy(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, 6000), 6000);
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -184,12 +149,12 @@ START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
 	bool shrank;
 
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 1 << 14);
+	test_fill(ht, 0, 1 << 14);
 	ck_assert_msg(test_wait_until(buckets_above, &w, 20.0),
 		      "no growth past 64 buckets after 16384 adds: %lu",
 		      lfht_nr_buckets(ht));
 	peak = lfht_nr_buckets(ht);
-	ck_assert_uint_eq(count_found(ht, 0, 1 << 14), 1 << 14);
+	ck_assert_uint_eq(test_count_found(ht, 0, 1 << 14), 1 << 14);
 	ck_assert_uint_eq(test_del_all(ht), 1 << 14);
 	w.bound = peak;
 	shrank = test_wait_until(buckets_below, &w, 20.0);
@@ -213,7 +178,7 @@ START_TEST(shrink_of_auto_resized_table_stops_at_min_buckets)
 	struct cds_lfht *ht = cds_lfht_new(16, 16, 0, CDS_LFHT_AUTO_RESIZE, NULL);
 
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 2000);
+	test_fill(ht, 0, 2000);
 	test_del_all(ht);
 	cds_lfht_resize(ht, 1);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
@@ -239,20 +204,20 @@ START_TEST(resize_worker_creation_failure_leaves_table_correct)
 	impossible_attr(&attr);
 	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, &attr);
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 3000);	/* auto-resize asks for the worker */
-	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	test_fill(ht, 0, 3000);	/* auto-resize asks for the worker */
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	cds_lfht_resize(ht, 1UL << 15);	/* big enough to partition */
 	nr = lfht_nr_buckets(ht);
 	fprintf(stderr, "[%s] resize to 32768 with an impossible worker attr: %lu buckets\n",
 		TEST_FLAVOUR_NAME, nr);
 	ck_assert_uint_ge(nr, 1);
 	ck_assert_uint_le(nr, 1UL << 15);
-	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
 	cds_lfht_resize(ht, 2);
-	ck_assert_uint_eq(count_found(ht, 0, 3000), 3000);
-	fill(ht, 3000, 3100);
-	ck_assert_uint_eq(count_found(ht, 0, 3100), 3100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
+	test_fill(ht, 3000, 3100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3100), 3100);
 	ck_assert_uint_eq(test_del_all(ht), 3100);
 	ck_assert_int_eq(cds_lfht_destroy(ht, &back), 0);
 	ck_assert_ptr_eq(back, &attr);
@@ -270,14 +235,14 @@ START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
 	ck_assert_int_eq(pthread_attr_init(&attr), 0);
 	ht = cds_lfht_new(1, 1, 0, 0, &attr);
 	ck_assert_ptr_nonnull(ht);
-	fill(ht, 0, 20000);
+	test_fill(ht, 0, 20000);
 	cds_lfht_resize(ht, 1UL << 16);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 16);
-	ck_assert_uint_eq(count_found(ht, 0, 20000), 20000);
+	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
 	cds_lfht_resize(ht, 4096);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 4096);
-	ck_assert_uint_eq(count_found(ht, 0, 20000), 20000);
-	empty_and_destroy(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
+	test_empty_and_destroy(ht);
 	pthread_attr_destroy(&attr);
 }
 END_TEST
@@ -293,14 +258,14 @@ static double shrink_seconds(unsigned long size)
 		double t0, t;
 
 		ck_assert_ptr_nonnull(ht);
-		fill(ht, 0, size / 4);
+		test_fill(ht, 0, size / 4);
 		t0 = test_now();
 		cds_lfht_resize(ht, 1);
 		t = test_now() - t0;
 		best = t < best ? t : best;
 		ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
-		ck_assert_uint_eq(count_found(ht, 0, size / 4), size / 4);
-		empty_and_destroy(ht);
+		ck_assert_uint_eq(test_count_found(ht, 0, size / 4), size / 4);
+		test_empty_and_destroy(ht);
 	}
 	return best;
 }

@@ -75,14 +75,6 @@ static void expect_clean(struct stress *st)
 		      get(&test_bad_magic));
 }
 
-static void empty_and_destroy(struct cds_lfht *ht)
-{
-	test_del_all(ht);
-	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-	rcu_barrier();
-	ck_assert_int_eq(get(&test_bad_magic), 0);
-}
-
 /* A full traversal: checks every entry's magic; returns the count. */
 static unsigned long traverse(struct cds_lfht *ht)
 {
@@ -347,7 +339,7 @@ START_TEST(add_unique_race_leaves_one_node_and_losers_get_it)
 	ck_assert_int_eq(bad_rounds, 0);
 	ck_assert_int_ge(round, 20);
 	ck_assert_uint_eq(test_count_nodes(race.ht, NULL, NULL), (unsigned long)round);
-	empty_and_destroy(race.ht);
+	test_empty_and_destroy(race.ht);
 }
 END_TEST
 
@@ -475,7 +467,7 @@ START_TEST(replace_is_never_missed_by_lookup)
 	ck_assert_int_gt(get(&st.ops), 100);
 	ck_assert_uint_eq(wrong, 0);
 	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), RP_KEYS);
-	empty_and_destroy(st.ht);
+	test_empty_and_destroy(st.ht);
 }
 END_TEST
 
@@ -617,7 +609,7 @@ START_TEST(lookups_find_present_keys_during_resize_storm)
 	ck_assert_int_gt(get(&st.ops), 100);
 	ck_assert_uint_eq(wrong, 0);
 	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), STORM_KEYS + transient);
-	empty_and_destroy(st.ht);
+	test_empty_and_destroy(st.ht);
 }
 END_TEST
 
@@ -690,7 +682,7 @@ START_TEST(iteration_during_resize_sees_each_key_exactly_once)
 	ck_assert_int_gt(get(&st.traversals), 2);
 	ck_assert_int_gt(get(&st.resizes), 2);
 	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), IT_KEYS);
-	empty_and_destroy(st.ht);
+	test_empty_and_destroy(st.ht);
 }
 END_TEST
 
