@@ -303,9 +303,6 @@ int main(void)
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
 	TEST_ADD(s, resize_worker_creation_failure_leaves_table_correct, 60);
 	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
-	/* Known bug (issue 3 note): shrink is quadratic in the table size, so
-	 * this fails today; LFHT_TEST_KNOWN_BUGS=1 runs it. */
-	if (getenv("LFHT_TEST_KNOWN_BUGS") != NULL)
-		TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);
+	TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);
 	return test_main(s);
 }
