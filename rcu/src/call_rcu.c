@@ -84,9 +84,12 @@
  * has returned). */
 #define CB_QS_INTERVAL 32
 /* The longest the worker gathers callbacks before a grace period, and the
- * count that cuts it short. */
-#define CB_GATHER_NS 2000000L
-#define CB_BATCH_WAKE 1000
+ * count that cuts it short. At 2M call_rcu/s (two threads deleting), 16384
+ * is about 8 ms: some 120 grace periods a second, as liburcu's worker (which
+ * sleeps 10 ms between batches) makes; 1000 made 1000 a second, each one a
+ * membarrier IPI to every busy CPU, and halved memb update rates. */
+#define CB_GATHER_NS 10000000L
+#define CB_BATCH_WAKE 16384
 
 /* The worker's states in cb_q.futex. */
 #define CB_RUNNING 0
