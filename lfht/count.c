@@ -115,7 +115,7 @@ void lfht_count_add(struct cds_lfht *ht, unsigned long size)
 	rcu_atomic_add(count_slot(c), 1, memory_order_relaxed);
 	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) &&
 	    !(++count_ops & count_period_mask(size)) &&
-	    lfht_counters_sum(ht) > (long)size)
+	    lfht_counters_sum(ht) > (long)(size * LFHT_LOAD))
 		lfht_resize_request(ht, 0);
 }
 
@@ -134,7 +134,7 @@ void lfht_count_del(struct cds_lfht *ht)
 	size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 	if (size > ht->min_nr_alloc_buckets &&
 	    !(++count_ops & count_period_mask(size)) &&
-	    lfht_counters_sum(ht) < (long)(size >> 3))
+	    lfht_counters_sum(ht) < (long)(size >> 2))
 		lfht_resize_request(ht, 0);
 }
 

@@ -280,15 +280,15 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size)
 		long sum = lfht_counters_sum(ht);
 
 		count = sum < 0 ? 0 : (unsigned long)sum;
-		if (count > size)
-			return pow2_ceil(count);
-		/* Shrink below an eighth, to a load of at most a half. */
-		if (count < size >> 3)
-			return count ? pow2_ceil(count) << 1 : 1;
+		if (count > size * LFHT_LOAD)
+			return pow2_ceil(count / LFHT_LOAD);
+		/* Shrink below a quarter node per bucket, to one to two. */
+		if (count < size >> 2)
+			return count > 1 ? pow2_ceil(count) >> 1 : 1;
 		return size;
 	}
 	count = resize_estimate_count(ht, size);
-	return count > size ? pow2_ceil(count) : size;
+	return count > size * LFHT_LOAD ? pow2_ceil(count / LFHT_LOAD) : size;
 }
 
 /*
@@ -422,7 +422,7 @@ void lfht_resize_request(struct cds_lfht *ht, unsigned long target)
 void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size, unsigned chain)
 {
 	/* Longer chains are normal in larger tables at the same load. */
-	if (chain >= 4 + lfht_log2(size) / 4)
+	if (chain >= 2 * LFHT_LOAD + lfht_log2(size) / 4)
 		lfht_resize_request(ht, 0);
 }
 
