@@ -231,15 +231,24 @@ void test_alloc_uninstall(void)
 
 /* ---- time, threads, waits --------------------------------------------- */
 
+/* LFHT_STRESS_SECONDS, or 2 s natively and 0.3 s under an emulator
+ * (LFHT_TEST_EMULATED, set by meson for cross builds). */
 double test_stress_seconds(void)
 {
 	const char *s = getenv("LFHT_STRESS_SECONDS");
+	double fallback = getenv("LFHT_TEST_EMULATED") != NULL ? 0.3 : 2.0;
+	char *end;
 	double v;
 
 	if (s == NULL || *s == '\0')
-		return 2.0;
-	v = strtod(s, NULL);
-	return v > 0.0 ? v : 2.0;
+		return fallback;
+	v = strtod(s, &end);
+	if (end == s || !(v > 0.0)) {
+		fprintf(stderr, "test: LFHT_STRESS_SECONDS=%s is not a positive number; using %g\n",
+			s, fallback);
+		return fallback;
+	}
+	return v;
 }
 
 double test_now(void)

@@ -121,7 +121,7 @@ void test_alloc_uninstall(void);
 
 /* ---- time, threads, waits --------------------------------------------- */
 
-/* LFHT_STRESS_SECONDS (strtod), default 2 s. */
+/* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator). */
 double test_stress_seconds(void);
 double test_now(void);
 /* Polls cond(arg) for up to seconds, offline between polls; true if met. */
