@@ -27,11 +27,13 @@ struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
 	unsigned order = lfht_order_of_index_(index);
 	_Atomic(struct cds_lfht_node *) *orders =
 		/* Acquire: pairs with the release in lfht_orders_reserve(). */
-		atomic_load_explicit(&ht->view.orders, memory_order_acquire);
-	/* Relaxed: the caller knows (from size or from holding resize_lock)
-	 * that the order is published. */
+		rcu_atomic_load(&ht->view.orders, memory_order_acquire);
+	/* Relaxed: the caller knows (from an acquire load of size, which
+	 * pairs with the release store of size after lfht_order_publish(), or
+	 * from holding resize_lock, or from being a link helper the holder
+	 * started after publishing) that the order is published. */
 	struct cds_lfht_node *table =
-		atomic_load_explicit(&orders[order], memory_order_relaxed);
+		rcu_atomic_load(&orders[order], memory_order_relaxed);
 
 	return table + (index - ((1UL << order) >> 1));
 }
@@ -39,8 +41,10 @@ struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
 struct cds_lfht_node *lfht_bucket_for_hash(struct cds_lfht *ht, unsigned long hash,
 					   unsigned long *size)
 {
-	/* Acquire: see lfht_view_bucket_() in lfht.h. */
-	*size = atomic_load_explicit(&ht->view.size, memory_order_acquire);
+	/* Acquire: pairs with the release stores of size in resize_grow()
+	 * and resize_shrink(), as in lfht_view_bucket_() (lfht.h), which
+	 * loads size again for its own use. */
+	*size = rcu_atomic_load(&ht->view.size, memory_order_acquire);
 	return lfht_view_bucket_(&ht->view, hash);
 }
 
@@ -77,8 +81,8 @@ int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size)
 	block->cap = cap;
 	ht->orders_block = block;
 	/* Relaxed: nothing else sees the table before cds_lfht_new returns. */
-	atomic_store_explicit(&block->entries[0], &ht->bucket0, memory_order_relaxed);
-	atomic_store_explicit(&ht->view.orders, block->entries, memory_order_relaxed);
+	rcu_atomic_store(&block->entries[0], &ht->bucket0, memory_order_relaxed);
+	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_relaxed);
 	return 0;
 }
 
@@ -100,15 +104,17 @@ int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
 		return -ENOMEM;
 	block->cap = cap;
 	block->retired = old;
+	/* Relaxed (loads and stores): only the resize_lock holder writes
+	 * entries, so this thread wrote (or, under the lock, saw) the ones it
+	 * copies; the new array is not reachable yet. */
 	for (unsigned i = 0; i < old->cap; i++)
-		atomic_store_explicit(&block->entries[i],
-				      atomic_load_explicit(&old->entries[i],
-							   memory_order_relaxed),
-				      memory_order_relaxed);
+		rcu_atomic_store(&block->entries[i],
+				 rcu_atomic_load(&old->entries[i], memory_order_relaxed),
+				 memory_order_relaxed);
 	ht->orders_block = block;
 	/* Release: publishes the copied entries; pairs with the acquire loads
 	 * of view.orders in lfht_view_bucket_() and lfht_bucket_at(). */
-	atomic_store_explicit(&ht->view.orders, block->entries, memory_order_release);
+	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_release);
 	return 0;
 }
 
@@ -140,34 +146,39 @@ struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 	for (unsigned long i = 0; i < len; i++) {
 		table[i].reverse_hash = lfht_reverse_bits_(first + i);
 		/* Relaxed: published by the CAS that links the node. */
-		atomic_store_explicit(&table[i].next, (uintptr_t)LFHT_BUCKET_,
-				      memory_order_relaxed);
+		rcu_atomic_store(&table[i].next, (uintptr_t)LFHT_BUCKET_,
+				 memory_order_relaxed);
 	}
 	return table;
 }
 
 void lfht_order_publish(struct cds_lfht *ht, unsigned order, struct cds_lfht_node *table)
 {
+	/* Relaxed: the resize_lock holder (this thread) stored view.orders. */
 	_Atomic(struct cds_lfht_node *) *orders =
-		atomic_load_explicit(&ht->view.orders, memory_order_relaxed);
+		rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
 
 	/* Relaxed: readers reach the entry only through a size stored later
-	 * with release. */
-	atomic_store_explicit(&orders[order], table, memory_order_relaxed);
+	 * with release (resize_grow(); table_populate() before the table is
+	 * shared), which their acquire load of size pairs with. */
+	rcu_atomic_store(&orders[order], table, memory_order_relaxed);
 }
 
 /* Frees order's table; the caller has unlinked it and waited a grace
  * period (or the table is being destroyed). */
 void lfht_order_free(struct cds_lfht *ht, unsigned order)
 {
+	/* Relaxed (all three): the resize_lock holder (or the destroyer)
+	 * wrote these itself; no reader reaches the entry any more: size was
+	 * lowered below the order and a grace period has passed since. */
 	_Atomic(struct cds_lfht_node *) *orders =
-		atomic_load_explicit(&ht->view.orders, memory_order_relaxed);
+		rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
 	struct cds_lfht_node *table =
-		atomic_load_explicit(&orders[order], memory_order_relaxed);
+		rcu_atomic_load(&orders[order], memory_order_relaxed);
 
 	if (order == 0 || !table)
 		return;
-	atomic_store_explicit(&orders[order], NULL, memory_order_relaxed);
+	rcu_atomic_store(&orders[order], NULL, memory_order_relaxed);
 	lfht_free(ht, table, lfht_order_len(order) * sizeof(*table));
 }
 
@@ -182,5 +193,6 @@ void lfht_orders_destroy(struct cds_lfht *ht)
 		lfht_order_free(ht, j);
 	lfht_free(ht, block, orders_bytes(block->cap));
 	ht->orders_block = NULL;
-	atomic_store_explicit(&ht->view.orders, NULL, memory_order_relaxed);
+	/* Relaxed: the table is being freed; nothing reads it any more. */
+	rcu_atomic_store(&ht->view.orders, NULL, memory_order_relaxed);
 }

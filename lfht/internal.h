@@ -88,20 +88,43 @@ static inline bool lfht_is_bucket(uintptr_t word)
 }
 
 /*
- * The "full memory barrier before and after the atomic commit" of the
- * article. On x86 the commit is a locked instruction, itself a full barrier,
- * so only the compiler must be kept from moving accesses across it; on weaker
- * targets a seq_cst RMW orders less than a full fence, so a fence is issued.
+ * The "full memory barrier before and after the atomic commit" that the API
+ * promises for add, add_unique, add_replace, replace and del (on success).
+ * Called right before and right after each commit CAS: the seq_cst CASes of
+ * lfht_list_add(), cds_lfht_replace() and lfht_list_mark_removed().
+ *
+ * Before the commit it orders every earlier access of the caller (its writes
+ * to the new entry, relaxed or plain, and its earlier reads) before the
+ * commit; pairs with the acquire ->next loads of traversals
+ * (lfht_lookup_inline_() in <lfht/lfht.h>, iter.c, list.c), which see the
+ * entry once they see the commit. After the commit it orders the commit
+ * before every later access of the caller (the unlink walk, the caller's
+ * call_rcu() or later lookups); pairs with the commit fences of other
+ * updaters and with full fences of the caller's own (store-buffering: of
+ * two threads that each commit and then read the other's word, one sees
+ * the other's commit). See docs/memory-ordering.md, "Commits".
+ *
+ * x86 (TSO): the commit is a locked cmpxchg, which the CPU already executes
+ * as a full barrier (it drains the store buffer; TSO reorders nothing else),
+ * so only the compiler must be kept from moving accesses across it, which
+ * C11 would allow for relaxed and plain accesses around a seq_cst RMW; a
+ * compiler barrier does that. Weaker targets (aarch64, ppc64le): a seq_cst
+ * RMW is not a full fence there (later loads may pass it), so a seq_cst
+ * fence is issued.
  */
 #if defined(__x86_64__) || defined(__i386__)
 static inline void lfht_commit_fence(void)
 {
+	/* Compiler-only: the locked CAS next to it is the CPU's full barrier
+	 * (see above); pairs as the fence below does. */
 	rcu_compiler_barrier();
 }
 #else
 static inline void lfht_commit_fence(void)
 {
-	/* Full fence: pairs with whatever the caller orders around the commit. */
+	/* Full fence: pairs with the acquire ->next loads of traversals
+	 * (before the commit) and with other updaters' commit fences (after
+	 * it), see above. */
 	rcu_fence(memory_order_seq_cst);
 }
 #endif

@@ -162,8 +162,10 @@ static void resize_grow(struct cds_lfht *ht, unsigned long size, unsigned long t
 			return;
 		lfht_order_publish(ht, order, table);
 		link_order(ht, table, lfht_order_len(order));
-		/* Release: every bucket of the order is linked; pairs with the
-		 * acquire loads of size in lfht_view_bucket_(). */
+		/* Release: every bucket of the order is linked (the helpers'
+		 * links by their join) and its entry published; pairs with the
+		 * acquire loads of size in lfht_view_bucket_() (lfht.h),
+		 * lfht_bucket_for_hash() and lfht_nr_buckets(). */
 		rcu_atomic_store(&ht->view.size, 1UL << order, memory_order_release);
 		ht->flavour->quiescent_state();
 	}
@@ -174,16 +176,21 @@ static void resize_shrink(struct cds_lfht *ht, unsigned long size, unsigned long
 	const struct rcu_flavour *f = ht->flavour;
 	_Atomic(struct cds_lfht_node *) *orders;
 
-	orders = atomic_load_explicit(&ht->view.orders, memory_order_relaxed);
+	/* Relaxed: only the resize_lock holder (this thread) stores it. */
+	orders = rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
 	/* One order at a time, so that each bucket is unlinked starting from
 	 * its parent, next to it in the list (linear, not size x nodes). */
 	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--) {
 		/* Relaxed: the resizer itself published the entry. */
 		struct cds_lfht_node *table =
-			atomic_load_explicit(&orders[order], memory_order_relaxed);
+			rcu_atomic_load(&orders[order], memory_order_relaxed);
 		unsigned long first = (1UL << order) >> 1, len = lfht_order_len(order);
 
-		/* Release: as in resize_grow(); buckets below stay linked. */
+		/* Release: pairs with the same acquire loads as in
+		 * resize_grow(); buckets below stay linked. Stored before the
+		 * marks below: an update that sees a bucket's REMOVED (acquire,
+		 * pairing with the mark's seq_cst CAS) restarts and reads this
+		 * size or a later one. */
 		rcu_atomic_store(&ht->view.size, first, memory_order_release);
 
 		for (unsigned long i = 0; i < len; ) {
@@ -198,7 +205,9 @@ static void resize_shrink(struct cds_lfht *ht, unsigned long size, unsigned long
 			f->quiescent_state();
 		}
 	}
-	/* Threads that read the old size may still walk the removed buckets. */
+	/* Threads that read the old size may still walk the removed buckets:
+	 * the grace period orders their read-side sections before the frees
+	 * (docs/memory-ordering.md, "Shrink"). */
 	lfht_wait_grace_period(ht);
 	lfht_orders_free_retired(ht);
 	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--)
@@ -314,6 +323,8 @@ static void worker_wait(struct lfht_worker *w, bool moving)
 	/* Relaxed: as above. */
 	while (!w->stop && !rcu_atomic_load(&w->pending, memory_order_relaxed))
 		if (pthread_cond_timedwait(&w->cond, &w->lock, &deadline) == ETIMEDOUT) {
+			/* Relaxed: under w->lock, as above; re-arms the look
+			 * that worker_main() takes next. */
 			rcu_atomic_store(&w->pending, true, memory_order_relaxed);
 			return;
 		}
@@ -323,8 +334,9 @@ static void *worker_main(void *arg)
 {
 	struct cds_lfht *ht = arg;
 	const struct rcu_flavour *f = ht->flavour;
-	/* Acquire: pairs with the release CAS that installed the worker. */
-	struct lfht_worker *w = atomic_load_explicit(&ht->worker, memory_order_acquire);
+	/* Acquire: pairs with the release CAS in worker_get() that installed
+	 * the worker (pthread_create orders it too). */
+	struct lfht_worker *w = rcu_atomic_load(&ht->worker, memory_order_acquire);
 	long last_count = 0;
 	bool moving = false;
 
@@ -335,7 +347,9 @@ static void *worker_main(void *arg)
 		worker_wait(w, moving);
 		if (w->stop)
 			break;
-		/* Relaxed: cleared before looking, so later requests re-arm. */
+		/* Relaxed: under w->lock; cleared before looking, so later
+		 * requests re-arm. The flag carries no data: the decision below
+		 * reads counters and chains anew. */
 		rcu_atomic_store(&w->pending, false, memory_order_relaxed);
 		pthread_mutex_unlock(&w->lock);
 
@@ -365,8 +379,9 @@ static void *worker_main(void *arg)
 
 static struct lfht_worker *worker_get(struct cds_lfht *ht)
 {
-	/* Acquire: pairs with the release CAS below (the worker's fields). */
-	struct lfht_worker *w = atomic_load_explicit(&ht->worker, memory_order_acquire);
+	/* Acquire: pairs with the release CAS below, by whichever thread won
+	 * (the worker's mutex and condvar are initialised). */
+	struct lfht_worker *w = rcu_atomic_load(&ht->worker, memory_order_acquire);
 	struct lfht_worker *expected = NULL;
 
 	if (w)
@@ -383,11 +398,11 @@ static struct lfht_worker *worker_get(struct cds_lfht *ht)
 		lfht_free(ht, w, sizeof(*w));
 		return NULL;
 	}
-	/* Release: publishes the initialised worker; acquire on failure:
-	 * pairs with the winner's release. */
-	if (atomic_compare_exchange_strong_explicit(&ht->worker, &expected, w,
-						    memory_order_release,
-						    memory_order_acquire))
+	/* Release: publishes the initialised worker; pairs with the acquire
+	 * loads above and in worker_main(). Acquire on failure: pairs with
+	 * the winner's release. */
+	if (rcu_atomic_cas(&ht->worker, &expected, w, memory_order_release,
+			   memory_order_acquire))
 		return w;
 	pthread_cond_destroy(&w->cond);
 	pthread_mutex_destroy(&w->lock);
@@ -411,7 +426,8 @@ void lfht_resize_request(struct cds_lfht *ht, unsigned long target)
 	pthread_mutex_lock(&w->lock);
 	if (!w->started && !w->stop) {
 		w->started = pthread_create(&w->thread, ht->attr, worker_main, ht) == 0;
-		/* No thread: disarm, so that a later trigger retries. */
+		/* No thread: disarm, so that a later trigger retries. Relaxed:
+		 * under w->lock, a hint like the exchange above. */
 		if (!w->started)
 			rcu_atomic_store(&w->pending, false, memory_order_relaxed);
 	}
@@ -428,7 +444,10 @@ void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size, unsigned c
 
 void lfht_worker_stop(struct cds_lfht *ht)
 {
-	struct lfht_worker *w = atomic_load_explicit(&ht->worker, memory_order_relaxed);
+	/* Relaxed: destroy runs after every other user of the table is done,
+	 * and the caller's own synchronization with them (a join, a lock)
+	 * orders their worker_get() before this load. */
+	struct lfht_worker *w = rcu_atomic_load(&ht->worker, memory_order_relaxed);
 	bool started;
 
 	if (!w)
@@ -447,5 +466,6 @@ void lfht_worker_stop(struct cds_lfht *ht)
 	pthread_cond_destroy(&w->cond);
 	pthread_mutex_destroy(&w->lock);
 	lfht_free(ht, w, sizeof(*w));
-	atomic_store_explicit(&ht->worker, NULL, memory_order_relaxed);
+	/* Relaxed: the worker has been joined; no other thread looks. */
+	rcu_atomic_store(&ht->worker, NULL, memory_order_relaxed);
 }

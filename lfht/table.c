@@ -98,7 +98,8 @@ static int table_populate(struct cds_lfht *ht, unsigned long init_size)
 		for (unsigned long i = 0; i < len; i++)
 			lfht_list_add_bucket(lfht_bucket_at(ht, i), &table[i]);
 	}
-	/* Relaxed: published to other threads by whatever hands them ht. */
+	/* Relaxed: published to other threads by whatever hands them ht
+	 * (the caller's own synchronization), as are the buckets. */
 	rcu_atomic_store(&ht->view.size, init_size, memory_order_relaxed);
 	return 0;
 }
@@ -142,7 +143,7 @@ struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
 	/* Relaxed: nothing else sees the table yet. */
 	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
-	atomic_store_explicit(&ht->worker, NULL, memory_order_relaxed);
+	rcu_atomic_store(&ht->worker, NULL, memory_order_relaxed);
 	if (pthread_mutex_init(&ht->resize_lock, NULL)) {
 		alloc.free(ht, sizeof(*ht), alloc.ctx);
 		errno = ENOMEM;
@@ -165,7 +166,8 @@ int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 	bool empty = true;
 
 	f->read_lock();
-	/* Acquire: pairs with the CAS that linked each successor. */
+	/* Acquire (both loads): pairs with the CAS that linked each
+	 * successor (the commits and release CASes of list.c). */
 	node = lfht_ptr(rcu_atomic_load(&ht->bucket0.next, memory_order_acquire));
 	while (node) {
 		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
@@ -188,7 +190,8 @@ int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 
 unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 {
-	/* Acquire: pairs with the release stores of size in resize.c. */
+	/* Acquire: pairs with the release stores of size in resize_grow()
+	 * and resize_shrink() (resize.c). */
 	return rcu_atomic_load(&ht->view.size, memory_order_acquire);
 }
 
@@ -254,22 +257,32 @@ int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 	if (old->reverse_hash != reverse_hash || !match(old, key))
 		return -EINVAL;
 	new_node->reverse_hash = reverse_hash;
-	/* Relaxed: the CAS below validates the value. */
+	/* Relaxed (this load and the CAS's failure load in the retry): the
+	 * CAS validates the word, and nothing here reads through it. It
+	 * becomes new_node's successor: a reader that reaches new_node through
+	 * the CAS also synchronizes with the CAS that stored that successor
+	 * in old->next (ours is an RMW on the same word, so it continues that
+	 * release sequence), or, for old's first successor, with old's own
+	 * link, which our lookup of old acquired; so the successor's fields
+	 * are visible to it. */
 	word = rcu_atomic_load(&old->next, memory_order_relaxed);
 	for (;;) {
 		if (lfht_is_removed(word))
 			return -ENOENT;
-		/* Relaxed: published by the CAS. */
+		/* Relaxed: published by the commit CAS below. */
 		rcu_atomic_store(&new_node->next, word, memory_order_relaxed);
 		lfht_commit_fence();
 		/* Seq_cst: the commit. Publishes new_node (pairs with the
 		 * acquire ->next loads of traversals) and freezes old; racing
-		 * dels and replaces CAS the same word, so one wins. */
+		 * dels and replaces (lfht_list_mark_removed(), the replace
+		 * commit of lfht_list_add()) CAS the same word, so one wins.
+		 * Relaxed on failure: see the load above the loop. */
 		if (rcu_atomic_cas(&old->next, &word,
 				   (uintptr_t)new_node | LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_,
 				   memory_order_seq_cst, memory_order_relaxed))
 			break;
 	}
+	/* The full barrier after the commit (see lfht_commit_fence()). */
 	lfht_commit_fence();
 	/* old must be unreachable before the caller starts its grace period. */
 	lfht_list_unlink_removed(ht, hash);
@@ -280,6 +293,8 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	if (!node)
 		return -ENOENT;
+	/* The full barriers before and after the commit, the seq_cst CAS in
+	 * lfht_list_mark_removed() (see lfht_commit_fence()). */
 	lfht_commit_fence();
 	if (!lfht_list_mark_removed(node, false))
 		return -ENOENT;

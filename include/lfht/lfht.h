@@ -9,9 +9,9 @@
 
 #include <limits.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 
+#include <rcu/atomic.h>
 #include <rcu/flavour.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -188,18 +188,21 @@ static inline unsigned lfht_order_of_index_(unsigned long index)
 static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *view,
 						      unsigned long hash)
 {
-	/* Acquire: pairs with the release store of size after a grow step
-	 * (resize.c): every bucket below size is initialised and linked. */
-	unsigned long size = atomic_load_explicit(&view->size, memory_order_acquire);
-	/* Acquire: pairs with the release store publishing a larger array
-	 * (buckets.c), which happens before the size that needs it. */
+	/* Acquire: pairs with the release stores of size in resize_grow()
+	 * (lfht/resize.c): every bucket below size is initialised and linked
+	 * (and in resize_shrink(): buckets below the lowered size stay so). */
+	unsigned long size = rcu_atomic_load(&view->size, memory_order_acquire);
+	/* Acquire: pairs with the release store of view.orders in
+	 * lfht_orders_reserve() (lfht/buckets.c), which comes before the size
+	 * store that needs the larger array, so this load sees that array. */
 	_Atomic(struct cds_lfht_node *) *orders =
-		atomic_load_explicit(&view->orders, memory_order_acquire);
+		rcu_atomic_load(&view->orders, memory_order_acquire);
 	unsigned long index = hash & (size - 1);
 	unsigned order = lfht_order_of_index_(index);
-	/* Relaxed: the entry was stored before the size release above. */
+	/* Relaxed: lfht_order_publish() stored the entry before the release
+	 * store of size that the acquire load above read. */
 	struct cds_lfht_node *table =
-		atomic_load_explicit(&orders[order], memory_order_relaxed);
+		rcu_atomic_load(&orders[order], memory_order_relaxed);
 
 	return table + (index - ((1UL << order) >> 1));
 }
@@ -216,9 +219,12 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 	unsigned long reverse_hash = lfht_reverse_bits_(hash);
 	struct cds_lfht_node *node =
 		lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash);
-	/* Acquire (on every ->next below): pairs with the seq_cst CAS that
-	 * linked the node, so its fields are visible (rcu_dereference). */
-	uintptr_t next = atomic_load_explicit(&node->next, memory_order_acquire);
+	/* Acquire (on every ->next below): the rcu_dereference of the list;
+	 * pairs with the CAS that stored the word: the seq_cst commits of
+	 * lfht_list_add() and cds_lfht_replace(), the release CASes of
+	 * lfht_list_add_bucket() and list_help_unlink() (lfht/list.c), so
+	 * the node it points at has its fields visible. */
+	uintptr_t next = rcu_atomic_load(&node->next, memory_order_acquire);
 
 	for (;;) {
 		node = (struct cds_lfht_node *)(next & ~(uintptr_t)LFHT_FLAGS_);
@@ -228,7 +234,7 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 			node = NULL;
 			break;
 		}
-		next = atomic_load_explicit(&node->next, memory_order_acquire);
+		next = rcu_atomic_load(&node->next, memory_order_acquire);
 		if (!(next & (LFHT_REMOVED_ | LFHT_BUCKET_)) &&
 		    node->reverse_hash == reverse_hash && match(node, key))
 			break;

@@ -138,7 +138,8 @@ static bool cb_take_batch(struct rcu_head **first, struct rcu_head **last)
 	struct rcu_head *f = cb_load_next(&cb_stub);
 
 	if (f == NULL) {
-		/* Acquire: pairs with the producers' seq_cst swap. */
+		/* Acquire: pairs with the producers' seq_cst swap in
+		 * cb_enqueue(). */
 		if (rcu_atomic_load(&cb_q.tail, memory_order_acquire) == &cb_stub)
 			return false;
 		f = cb_wait_next(&cb_stub);
@@ -146,8 +147,10 @@ static bool cb_take_batch(struct rcu_head **first, struct rcu_head **last)
 	/* Relaxed: published to the next producer that links to the stub by
 	 * the release half of the swap below. */
 	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
-	/* Acq_rel: acquire pairs with the producers' swaps (their nodes'
-	 * fields); release orders the stub reset before later links to it. */
+	/* Acq_rel: acquire pairs with the producers' seq_cst swaps in
+	 * cb_enqueue() (their nodes' fields); release orders the stub reset
+	 * before later links to it (a producer whose swap returns the stub
+	 * acquires this swap before its release link store). */
 	*last = rcu_atomic_xchg(&cb_q.tail, &cb_stub, memory_order_acq_rel);
 	*first = f;
 	return true;
@@ -198,6 +201,8 @@ static void cb_sleep(void)
 	 * seq_cst swap then seq_cst load of the state, one of us sees the
 	 * other. */
 	rcu_atomic_store(&cb_q.futex, CB_IDLE, memory_order_seq_cst);
+	/* Relaxed state load: only whether a producer already swapped in
+	 * CB_RUNNING (its wake may have come before our sleep). */
 	while (rcu_atomic_load(&cb_q.tail, memory_order_seq_cst) == &cb_stub &&
 	       rcu_atomic_load(&cb_q.futex, memory_order_relaxed) == CB_IDLE)
 		futex_wait(&cb_q.futex, CB_IDLE);
@@ -224,6 +229,7 @@ static void cb_gather(void)
 	 * seq_cst add then seq_cst load of the state, one of us sees the
 	 * other. */
 	rcu_atomic_store(&cb_q.futex, CB_GATHERING, memory_order_seq_cst);
+	/* Relaxed state load: as in cb_sleep(). */
 	while (rcu_atomic_load(&cb_q.pending, memory_order_seq_cst) < CB_BATCH_WAKE &&
 	       rcu_atomic_load(&cb_q.futex, memory_order_relaxed) == CB_GATHERING) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -276,6 +282,7 @@ static void cb_start_worker(void)
 	if (rcu_atomic_load(&cb_worker_started, memory_order_acquire))
 		return;
 	pthread_mutex_lock(&cb_worker_mutex);
+	/* Relaxed: under cb_worker_mutex, which every store of it holds. */
 	if (!rcu_atomic_load(&cb_worker_started, memory_order_relaxed)) {
 		/* The worker takes no signals meant for the program. */
 		sigfillset(&all);

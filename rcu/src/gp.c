@@ -129,13 +129,15 @@ static void gp_wait_for_readers(uint64_t target)
 		flavour_fence_all_readers();
 		gp_scan_readers(pending, &done, target);
 		if (reader_list_empty(pending)) {
+			/* Relaxed: only withdraws the sleep; a reader that
+			 * saw -1 swaps in 0 too, and the scan orders the rest. */
 			rcu_atomic_store(&self_gp.futex, 0, memory_order_relaxed);
 			break;
 		}
 		registry_unlock();
 		futex_wait(&self_gp.futex, -1);
-		/* Acquire: pairs with the release swap in wake_writer_, so the
-		 * waker's slot store is seen by the rescan. */
+		/* Acquire: pairs with the release swap in wake_writer_() below,
+		 * so the waker's slot store is seen by the rescan (note 5). */
 		(void)rcu_atomic_load(&self_gp.futex, memory_order_acquire);
 		registry_lock();
 	}
@@ -166,8 +168,10 @@ static void gp_lock(void)
 {
 	int32_t c = 0;
 
-	/* Acquire (all three): pairs with the release in gp_unlock(); the
-	 * previous holder's grace period and gp_completed are visible. */
+	/* Acquire (the CAS's success and both exchanges): pairs with the
+	 * release in gp_unlock(); the previous holder's grace period and
+	 * gp_completed are visible. Relaxed on failure: c only picks the
+	 * next step, and the exchange that then takes the lock acquires. */
 	if (rcu_atomic_cas(&gp_lock_word, &c, 1, memory_order_acquire,
 			   memory_order_relaxed))
 		return;
@@ -207,7 +211,9 @@ void gp_synchronize(void)
 
 void RCU_SYM_(wake_writer_)(void)
 {
-	/* Release: pairs with the acquire load after futex_wait() above. */
+	/* Release: pairs with the acquire load after futex_wait() in
+	 * gp_wait_for_readers() (note 5); orders the caller's slot store
+	 * before it. */
 	if (rcu_atomic_xchg(&self_gp.futex, 0, memory_order_release) == -1)
 		futex_wake(&self_gp.futex, 1);
 }

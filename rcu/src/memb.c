@@ -56,19 +56,25 @@ __attribute__((constructor)) static void memb_choose_mode(void)
 
 void flavour_fence_all_readers(void)
 {
+	/* Relaxed: use_fences is written before main (or in a fork child,
+	 * single-threaded), so every thread reads the same mode. */
 	if (rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed)) {
-		/* Pairs with the seq_cst fences in rcu_memb_reader_fence_(). */
+		/* Pairs with the seq_cst fences in rcu_memb_reader_fence_()
+		 * (gp.c notes 3 and 5). */
 		rcu_fence(memory_order_seq_cst);
 		return;
 	}
-	/* Pairs with the compiler barriers in rcu_memb_reader_fence_(). */
+	/* Full barrier on every running thread of the process; pairs with the
+	 * compiler barriers in rcu_memb_reader_fence_() (gp.c notes 3, 5). */
 	if (memb_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
 		perror("rcu: synchronize_rcu: membarrier");
 		abort();
 	}
 }
 
-/* The child is single-threaded: switching to fences here is safe. */
+/* The child is single-threaded: switching to fences here is safe
+ * (relaxed: no other thread exists yet; threads created later are ordered
+ * after these stores by pthread_create). */
 void flavour_fork_child(void)
 {
 	if (!rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed) &&

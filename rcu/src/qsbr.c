@@ -90,6 +90,7 @@ void rcu_qsbr_synchronize_rcu(void)
 
 bool flavour_wait_begin(void)
 {
+	/* Relaxed: the thread's own slot; only it stores there. */
 	if (rcu_atomic_load(&self_reader.ctr, memory_order_relaxed) == 0)
 		return false;
 	rcu_qsbr_thread_offline_inline_();

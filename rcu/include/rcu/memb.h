@@ -79,6 +79,8 @@ RCU_TSAN_FENCES_BEGIN_
  */
 static inline void rcu_memb_reader_fence_(void)
 {
+	/* Relaxed: written once before main (or in a fork child before it
+	 * has threads), so every thread agrees on the mode. */
 	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.use_fences,
 					     memory_order_relaxed), 0))
 		/* Pairs with the seq_cst fence in
@@ -96,13 +98,16 @@ static inline void rcu_memb_read_lock_fast_(void)
 
 	if (__builtin_expect(r->nesting++ != 0, 0))
 		return;
-	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c);
-	 * a section that snapshots the new counter sees what was unlinked
-	 * before it. */
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
+	 * note 2); a section that snapshots the new counter sees what was
+	 * unlinked before it. Relaxed slot store: ordered before the
+	 * section's reads by the fence below (note 3). */
 	rcu_atomic_store(&r->ctr,
 			 rcu_atomic_load(&rcu_memb_gp_.ctr, memory_order_acquire),
 			 memory_order_relaxed);
-	/* The snapshot is visible before the section's first read. */
+	/* The snapshot is visible before the section's first read; pairs
+	 * with flavour_fence_all_readers() after the increment in gp_run()
+	 * (note 3). */
 	rcu_memb_reader_fence_();
 }
 
@@ -113,11 +118,16 @@ static inline void rcu_memb_read_unlock_fast_(void)
 	if (__builtin_expect(--r->nesting != 0, 0))
 		return;
 	/* Release: the section's reads are done before a grace period sees it
-	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c). */
+	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c,
+	 * note 4). */
 	rcu_atomic_store(&r->ctr, 0, memory_order_release);
 	/* The store is visible before the futex load (a sleeping writer's flag
-	 * store and our store must not pass each other). */
+	 * store and our store must not pass each other); pairs with
+	 * flavour_fence_all_readers() after the futex store in
+	 * gp_wait_for_readers() (note 5). */
 	rcu_memb_reader_fence_();
+	/* Relaxed: ordered after the slot store by the fence above; the
+	 * wake-up's own ordering is the release swap in wake_writer_(). */
 	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.futex,
 					     memory_order_relaxed) == -1, 0))
 		rcu_memb_wake_writer_();

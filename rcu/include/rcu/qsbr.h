@@ -96,21 +96,25 @@ RCU_TSAN_FENCES_BEGIN_
 static inline void rcu_qsbr_quiescent_state_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
-	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c),
-	 * so reads after this quiescent state see what the updater unlinked
-	 * before it. */
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
+	 * note 2), so reads after this quiescent state see what the updater
+	 * unlinked before it. */
 	uint64_t g = rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire);
 
+	/* Relaxed: the thread's own slot; only it stores there. */
 	if (rcu_atomic_load(&r->ctr, memory_order_relaxed) == g)
 		return;
 	/* Release: reads before this quiescent state are done before a grace
 	 * period sees it; pairs with the acquire scan in gp_scan_readers()
-	 * (src/gp.c). */
+	 * (src/gp.c, note 4). */
 	rcu_atomic_store(&r->ctr, g, memory_order_release);
 	/* Full fence: orders the store above before the futex load below and
-	 * (when coming online) before later reads; pairs with the seq_cst
-	 * fences in gp_run() (src/gp.c) / gp_wait_for_readers(). */
+	 * before later reads; pairs with the seq_cst fence of
+	 * flavour_fence_all_readers() (src/qsbr.c) after the increment in
+	 * gp_run() and after the futex store in gp_wait_for_readers()
+	 * (src/gp.c, notes 3 and 5). */
 	rcu_fence(memory_order_seq_cst);
+	/* Relaxed: ordered after the slot store by the fence (note 5). */
 	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
 		rcu_qsbr_wake_writer_();
 }
@@ -119,11 +123,14 @@ static inline void rcu_qsbr_thread_offline_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
 
-	/* Release: pairs with the acquire scan in gp_scan_readers() (src/gp.c). */
+	/* Release: pairs with the acquire scan in gp_scan_readers() (src/gp.c,
+	 * note 4). */
 	rcu_atomic_store(&r->ctr, 0, memory_order_release);
 	/* Full fence: store before the futex load; pairs with the seq_cst
-	 * fence in gp_wait_for_readers() (src/gp.c). */
+	 * fence of flavour_fence_all_readers() after the futex store in
+	 * gp_wait_for_readers() (src/gp.c, note 5). */
 	rcu_fence(memory_order_seq_cst);
+	/* Relaxed: ordered after the slot store by the fence (note 5). */
 	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
 		rcu_qsbr_wake_writer_();
 }
@@ -132,12 +139,15 @@ static inline void rcu_qsbr_thread_online_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
 
-	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c). */
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
+	 * note 2). Relaxed slot store: ordered before later reads by the
+	 * fence below (note 3). */
 	rcu_atomic_store(&r->ctr,
 			 rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire),
 			 memory_order_relaxed);
 	/* Full fence: the slot is visible before any read-side load; pairs
-	 * with the seq_cst fence after the increment in gp_run() (src/gp.c). */
+	 * with the seq_cst fence of flavour_fence_all_readers() after the
+	 * increment in gp_run() (src/gp.c, note 3). */
 	rcu_fence(memory_order_seq_cst);
 }
 
@@ -179,6 +189,7 @@ static inline void rcu_read_lock(void) { rcu_qsbr_read_lock_inline_(); }
 static inline void rcu_read_unlock(void) { rcu_qsbr_read_unlock_inline_(); }
 static inline int rcu_read_ongoing(void)
 {
+	/* Relaxed: the thread's own slot. */
 	return rcu_atomic_load(&rcu_qsbr_reader_.ctr, memory_order_relaxed) != 0;
 }
 static inline void rcu_quiescent_state(void)
