@@ -30,11 +30,12 @@
 /* The largest bucket count ever reached: 2^(bits-1). */
 #define LFHT_MAX_ORDER (LFHT_LONG_BITS_ - 1)
 /*
- * Auto-resize keeps between LFHT_LOAD / 2 and LFHT_LOAD nodes per bucket:
- * it grows past LFHT_LOAD (to half of it) and shrinks below a quarter of a
- * node per bucket (to one to two). A bucket costs 16 bytes; at 4 nodes per
- * bucket that is 4 bytes per entry, the cost of liburcu's policy (grow past
- * 8 per bucket, to 4), so the same keys take the same memory.
+ * Auto-resize grows a table holding more than LFHT_LOAD nodes per bucket,
+ * to LFHT_LOAD / 2 to LFHT_LOAD per bucket, and (with accounting) shrinks
+ * one holding less than a quarter of a node per bucket, to one to two. A
+ * bucket costs 16 bytes: 4 bytes per entry at 4 nodes per bucket, the
+ * bucket count liburcu's table reaches for the same keys when its resize
+ * keeps up (docs/performance.md, memory).
  */
 #define LFHT_LOAD 4UL
 
