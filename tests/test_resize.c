@@ -264,6 +264,9 @@ static double shrink_seconds(unsigned long size)
 		t = test_now() - t0;
 		best = t < best ? t : best;
 		ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+		/* Grown back first: lookups in one bucket of size / 4 keys
+		 * would make the check itself quadratic. */
+		cds_lfht_resize(ht, size);
 		ck_assert_uint_eq(test_count_found(ht, 0, size / 4), size / 4);
 		test_empty_and_destroy(ht);
 	}
@@ -271,21 +274,25 @@ static double shrink_seconds(unsigned long size)
 }
 
 /*
- * Shrinking 4x more buckets holding 4x more keys must cost about 4x, not
- * 16x: a shrink that unlinks every removed bucket by walking from the
- * final (smallest) bucket table is quadratic. Ratio-based, so slow hosts
- * (qemu, sanitizers) do not matter; the small time is floored at 5 ms so
- * fixed costs (grace periods) cannot make the ratio noisy.
+ * Shrinking 16x more buckets holding 16x more keys must cost about 16x
+ * (one order at a time, each removed bucket is unlinked from its parent, next
+ * to it: buckets + keys x orders / 2 steps, 19x here), not 256x: a shrink
+ * that unlinks every removed bucket by walking from the final (smallest)
+ * bucket table is quadratic. The bound, 64x, is the geometric middle;
+ * ratio-based, so slow hosts (qemu, sanitizers) do not matter, and the
+ * small time is floored at 5 ms so fixed costs (grace periods) cannot make
+ * the ratio noisy. Caches cost the larger table up to 2x more per step
+ * (measured: 25x natively).
  */
 START_TEST(shrink_cost_is_linear_in_table_size)
 {
 	double small = shrink_seconds(1UL << 12);
-	double large = shrink_seconds(1UL << 14);
+	double large = shrink_seconds(1UL << 16);
 	double ratio = large / (small > 0.005 ? small : 0.005);
 
-	fprintf(stderr, "[%s] shrink to 1: 4096 buckets %.4f s, 16384 buckets %.4f s "
+	fprintf(stderr, "[%s] shrink to 1: 4096 buckets %.4f s, 65536 buckets %.4f s "
 		"(ratio %.1f)\n", TEST_FLAVOUR_NAME, small, large, ratio);
-	ck_assert_msg(ratio < 8.0, "shrink 16384->1 took %.1fx shrink 4096->1 "
+	ck_assert_msg(ratio < 64.0, "shrink 65536->1 took %.1fx shrink 4096->1 "
 		      "(%.4f s vs %.4f s): quadratic", ratio, large, small);
 }
 END_TEST

@@ -215,6 +215,10 @@ static void run_fork_test(bool registered)
 	goal.goal = 100;
 	ck_assert_msg(test_wait_until(test_count_reached, &goal, CHILD_SECONDS),
 		      "the parent's callbacks do not run");
+	/* The forks land while both workers are busy, not before one starts. */
+	goal = (struct test_count_goal){ &ft.reads, 100 };
+	ck_assert_msg(test_wait_until(test_count_reached, &goal, CHILD_SECONDS),
+		      "the parent's reader does not run");
 
 	for (int i = 0; i < FORKS; i++) {
 		test_run_child(registered ? child_of_registered : child_of_unregistered,
