@@ -190,13 +190,6 @@ LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht_node *start,
  * reachable from hash's bucket (so a node removed before the call is
  * unlinked). */
 LFHT_HIDDEN void lfht_list_unlink_removed(struct cds_lfht *ht, unsigned long hash);
-/* Unlinks every removed node after the live bucket from, in list order;
- * after about budget nodes returns the live bucket it reached (go on from
- * there, in a new read-side section), or NULL at the end of the list. The
- * caller holds resize_lock (no bucket it passes can be removed meanwhile)
- * and is in a read-side section. */
-LFHT_HIDDEN struct cds_lfht_node *lfht_list_sweep(struct cds_lfht_node *from,
-						  unsigned long budget);
 /* Sets REMOVED (and REMOVAL_OWNER unless bucket) on node's next; false if
  * it was already set. */
 LFHT_HIDDEN bool lfht_list_mark_removed(struct cds_lfht_node *node, bool bucket);

@@ -221,40 +221,6 @@ restart:
 	}
 }
 
-struct cds_lfht_node *lfht_list_sweep(struct cds_lfht_node *from, unsigned long budget)
-{
-	struct cds_lfht_node *resume = from, *prev, *cur;
-	uintptr_t prev_word, cur_word;
-	unsigned long seen = 0;
-
-restart:
-	prev = resume;
-	/* Acquire (all ->next loads here): as in lfht_list_add(). */
-	prev_word = rcu_atomic_load(&prev->next, memory_order_acquire);
-	for (;;) {
-		/* A regular node deleted behind us; resume is a live bucket,
-		 * which only the caller (the resizer) could remove. */
-		if (lfht_is_removed(prev_word))
-			goto restart;
-		cur = lfht_ptr(prev_word);
-		if (!cur)
-			return NULL;
-		cur_word = rcu_atomic_load(&cur->next, memory_order_acquire);
-		if (lfht_is_removed(cur_word)) {
-			list_help_unlink(prev, &prev_word, cur_word);
-			continue;
-		}
-		if (lfht_is_bucket(cur_word)) {
-			resume = cur;
-			if (seen >= budget)
-				return cur;
-		}
-		seen++;
-		prev = cur;
-		prev_word = cur_word;
-	}
-}
-
 bool lfht_list_mark_removed(struct cds_lfht_node *node, bool bucket)
 {
 	uintptr_t flags = bucket ? LFHT_REMOVED_ : LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_;

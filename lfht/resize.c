@@ -12,8 +12,7 @@
  *   always already linked), and only then size = 2^j is stored (release):
  *   a thread that sees a size finds every bucket below it linked;
  * - shrink: size is lowered first (release), then the top orders' buckets
- *   are marked removed, one pass over the list unlinks them (and any
- *   removed node), a grace period passes, and only then
+ *   are marked removed and unlinked, a grace period passes, and only then
  *   their tables are freed: a thread that read the old size still walks
  *   valid memory, and an update starting from a removed bucket restarts
  *   with the new size;
@@ -176,32 +175,36 @@ static void resize_shrink(struct cds_lfht *ht, unsigned long size, unsigned long
 {
 	const struct rcu_flavour *f = ht->flavour;
 	_Atomic(struct cds_lfht_node *) *orders;
-	struct cds_lfht_node *from;
 
 	/* Relaxed: only the resize_lock holder (this thread) stores it. */
 	orders = rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
-	/* Release: pairs with the same acquire loads as in resize_grow();
-	 * buckets below target stay linked. Stored before the marks below:
-	 * an update that sees a bucket's REMOVED (acquire, pairing with the
-	 * mark's seq_cst CAS) restarts and reads this size or a later one. */
-	rcu_atomic_store(&ht->view.size, target, memory_order_release);
+	/* One order at a time, so that each bucket is unlinked starting from
+	 * its parent, next to it in the list (linear, not size x nodes). */
 	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--) {
 		/* Relaxed: the resizer itself published the entry. */
 		struct cds_lfht_node *table =
 			rcu_atomic_load(&orders[order], memory_order_relaxed);
+		unsigned long first = (1UL << order) >> 1, len = lfht_order_len(order);
 
-		for (unsigned long i = 0; i < lfht_order_len(order); i++)
-			lfht_list_mark_removed(&table[i], true);
+		/* Release: pairs with the same acquire loads as in
+		 * resize_grow(); buckets below stay linked. Stored before the
+		 * marks below: an update that sees a bucket's REMOVED (acquire,
+		 * pairing with the mark's seq_cst CAS) restarts and reads this
+		 * size or a later one. */
+		rcu_atomic_store(&ht->view.size, first, memory_order_release);
+
+		for (unsigned long i = 0; i < len; ) {
+			unsigned long stop = len - i > RESIZE_BATCH ? i + RESIZE_BATCH : len;
+
+			f->read_lock();
+			for (; i < stop; i++) {
+				lfht_list_mark_removed(&table[i], true);
+				lfht_list_unlink_removed(ht, first + i);
+			}
+			f->read_unlock();
+			f->quiescent_state();
+		}
 	}
-	/* One pass over the list unlinks them all: buckets + nodes steps,
-	 * in read-side sections of about RESIZE_BATCH nodes. */
-	from = lfht_bucket_at(ht, 0);
-	do {
-		f->read_lock();
-		from = lfht_list_sweep(from, RESIZE_BATCH);
-		f->read_unlock();
-		f->quiescent_state();
-	} while (from);
 	/* Threads that read the old size may still walk the removed buckets:
 	 * the grace period orders their read-side sections before the frees
 	 * (docs/memory-ordering.md, "Shrink"). */

@@ -274,15 +274,16 @@ static double shrink_seconds(unsigned long size)
 }
 
 /*
- * Shrinking 16x more buckets holding 16x more keys must cost about 16x
- * (one order at a time, each removed bucket is unlinked from its parent, next
- * to it: buckets + keys x orders / 2 steps, 19x here), not 256x: a shrink
- * that unlinks every removed bucket by walking from the final (smallest)
- * bucket table is quadratic. The bound, 64x, is the geometric middle;
- * ratio-based, so slow hosts (qemu, sanitizers) do not matter, and the
- * small time is floored at 5 ms so fixed costs (grace periods) cannot make
- * the ratio noisy. Caches cost the larger table up to 2x more per step
- * (measured: 25x natively).
+ * Shrinking 16x more buckets holding 16x more keys must cost about 16x,
+ * not 256x: a shrink that unlinks every removed bucket by walking from the
+ * final (smallest) bucket table is quadratic. One order at a time, each
+ * removed bucket is unlinked from its parent, next to it: buckets + keys/2
+ * steps per order removed, 19x here; caches (and TSan's shadow memory)
+ * make a step of the larger table up to 3x dearer (measured: 25x natively,
+ * 30-53x under TSan). The bound, 128x, leaves 2x to either side.
+ * Ratio-based, so slow hosts (qemu, sanitizers) do not matter; the small
+ * time is floored at 5 ms so fixed costs (grace periods) cannot make the
+ * ratio noisy.
  */
 START_TEST(shrink_cost_is_linear_in_table_size)
 {
@@ -292,7 +293,7 @@ START_TEST(shrink_cost_is_linear_in_table_size)
 
 	fprintf(stderr, "[%s] shrink to 1: 4096 buckets %.4f s, 65536 buckets %.4f s "
 		"(ratio %.1f)\n", TEST_FLAVOUR_NAME, small, large, ratio);
-	ck_assert_msg(ratio < 64.0, "shrink 65536->1 took %.1fx shrink 4096->1 "
+	ck_assert_msg(ratio < 128.0, "shrink 65536->1 took %.1fx shrink 4096->1 "
 		      "(%.4f s vs %.4f s): quadratic", ratio, large, small);
 }
 END_TEST
