@@ -437,12 +437,33 @@ static long heap_settled(void)
 	return last;
 }
 
+/*
+ * cds tables: the wrapper struct bench_table is the harness's, not the
+ * table's; its glibc chunk (usable size plus the 8-byte header) is taken
+ * off the table's figures. mallinfo2 cannot see it: small chunks come from
+ * the tcache, which mallinfo2 already counts as in use.
+ */
+static long wrapper_bytes(void)
+{
+#ifdef BENCH_TABLE_WRAPPED
+	void *wrapper = malloc(sizeof(struct bench_table));
+	long bytes;
+
+	if (!wrapper)
+		abort();
+	bytes = (long)(malloc_usable_size(wrapper) + sizeof(size_t));
+	free(wrapper);
+	return bytes;
+#else
+	return 0;
+#endif
+}
+
 static void run_memory(const struct options *o)
 {
 	struct bench_table *bt;
 	void **blocks;
-	long m0, m1, m2, m3, m4, m5, m6, m7, m8, r1, r2;
-	void *wrapper;
+	long m0, m1, m2, m3, m4, m5, m6, r1, r2, wrapper = wrapper_bytes();
 	unsigned long filled;
 	double entry;
 
@@ -452,25 +473,10 @@ static void run_memory(const struct options *o)
 	fill_keys(bt, 1024);
 	finish(bt, 1);
 
-	/* cds tables: the wrapper struct bench_table is the harness's, not
-	 * the table's; its glibc chunk (usable size plus the 8-byte header)
-	 * is taken off. mallinfo2 cannot see it: small chunks come from the
-	 * tcache, which mallinfo2 already counts as in use. */
-	m5 = m6 = 0;
-#ifdef BENCH_TABLE_WRAPPED
-	wrapper = malloc(sizeof(struct bench_table));
-	if (!wrapper)
-		abort();
-	m6 = (long)(malloc_usable_size(wrapper) + sizeof(size_t));
-	free(wrapper);
-#else
-	(void)wrapper;
-#endif
-
 	/* An empty table without flags (no counters, no worker). */
-	m7 = heap_settled();
+	m5 = heap_settled();
 	bt = new_table(1, 0);
-	m8 = heap_settled();
+	m6 = heap_settled();
 	finish(bt, 1);
 
 	m0 = heap_settled();
@@ -499,7 +505,7 @@ static void run_memory(const struct options *o)
 	print_head(o);
 	printf(" empty_plain_table_bytes=%ld empty_table_bytes=%ld heap_bytes_per_entry=%.2f"
 	       " table_bytes_per_entry=%.2f entry_bytes=%.2f rss_bytes_per_entry=%.2f"
-	       " stalled=%d\n", (m8 - m7) - (m6 - m5), (m1 - m0) - (m6 - m5),
+	       " stalled=%d\n", (m6 - m5) - wrapper, (m1 - m0) - wrapper,
 	       (double)(m2 - m1) / (double)filled, (double)(m2 - m1) / (double)filled - entry,
 	       entry, (double)(r2 - r1) / (double)filled, filled < o->keys);
 }
