@@ -207,41 +207,42 @@ static void table_added(struct cds_lfht *ht, unsigned chain)
 		lfht_resize_check_chain(ht, size, chain);
 }
 
-void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
+/*
+ * The three additions: lfht_list_add() returns node when it linked node as
+ * a new entry (dup, unique) and NULL when replace found nothing to replace;
+ * only then the table grew by one.
+ */
+static struct cds_lfht_node *table_add(struct cds_lfht *ht, unsigned long hash,
+				       struct cds_lfht_node *node, enum lfht_add_mode mode,
+				       cds_lfht_match_fct match, const void *key)
 {
+	struct cds_lfht_node *ret;
 	unsigned chain;
 
 	node->reverse_hash = lfht_reverse_bits_(hash);
-	lfht_list_add(ht, hash, node, LFHT_ADD_DUP, NULL, NULL, &chain);
-	table_added(ht, chain);
+	ret = lfht_list_add(ht, hash, node, mode, match, key, &chain);
+	if (ret == (mode == LFHT_ADD_REPLACE ? NULL : node))
+		table_added(ht, chain);
+	return ret;
+}
+
+void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
+{
+	(void)table_add(ht, hash, node, LFHT_ADD_DUP, NULL, NULL);
 }
 
 struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
 					  cds_lfht_match_fct match, const void *key,
 					  struct cds_lfht_node *node)
 {
-	struct cds_lfht_node *ret;
-	unsigned chain;
-
-	node->reverse_hash = lfht_reverse_bits_(hash);
-	ret = lfht_list_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key, &chain);
-	if (ret == node)
-		table_added(ht, chain);
-	return ret;
+	return table_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key);
 }
 
 struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
 					   cds_lfht_match_fct match, const void *key,
 					   struct cds_lfht_node *node)
 {
-	struct cds_lfht_node *old;
-	unsigned chain;
-
-	node->reverse_hash = lfht_reverse_bits_(hash);
-	old = lfht_list_add(ht, hash, node, LFHT_ADD_REPLACE, match, key, &chain);
-	if (!old)
-		table_added(ht, chain);
-	return old;
+	return table_add(ht, hash, node, LFHT_ADD_REPLACE, match, key);
 }
 
 int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
