@@ -57,26 +57,17 @@ void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			     const void *key, struct cds_lfht_iter *iter)
 {
 	unsigned long reverse_hash;
-	struct cds_lfht_node *node;
 
 	(void)ht;
 	if (!iter->node)
 		return;
 	reverse_hash = iter->node->reverse_hash;
-	for (node = iter->next; node; ) {
-		uintptr_t word;
-
-		if (node->reverse_hash > reverse_hash)
+	/* The list is sorted: past the reverse hash, no duplicate follows. */
+	for (iter_settle(iter, iter->next); iter->node; iter_settle(iter, iter->next)) {
+		if (iter->node->reverse_hash > reverse_hash)
 			break;
-		/* Acquire: as in iter_settle(). */
-		word = rcu_atomic_load(&node->next, memory_order_acquire);
-		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_)) &&
-		    node->reverse_hash == reverse_hash && match(node, key)) {
-			iter->node = node;
-			iter->next = lfht_ptr(word);
+		if (iter->node->reverse_hash == reverse_hash && match(iter->node, key))
 			return;
-		}
-		node = lfht_ptr(word);
 	}
 	iter->node = NULL;
 	iter->next = NULL;
