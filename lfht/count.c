@@ -84,6 +84,14 @@ long lfht_counters_sum(struct cds_lfht *ht)
 	return sum;
 }
 
+unsigned long lfht_counters_count(struct cds_lfht *ht)
+{
+	long sum = lfht_counters_sum(ht);
+
+	/* Slots are split: mid-update snapshots can add up below zero. */
+	return sum < 0 ? 0 : (unsigned long)sum;
+}
+
 static _Atomic(long) *count_slot(struct lfht_counters *c)
 {
 	int cpu = sched_getcpu();
@@ -115,7 +123,7 @@ void lfht_count_add(struct cds_lfht *ht, unsigned long size)
 	rcu_atomic_add(count_slot(c), 1, memory_order_relaxed);
 	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) &&
 	    !(++count_ops & count_period_mask(size)) &&
-	    lfht_counters_sum(ht) > (long)(size * LFHT_LOAD))
+	    lfht_load_too_high(lfht_counters_count(ht), size))
 		lfht_resize_request(ht, 0);
 }
 
@@ -134,7 +142,7 @@ void lfht_count_del(struct cds_lfht *ht)
 	size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 	if (size > ht->min_nr_alloc_buckets &&
 	    !(++count_ops & count_period_mask(size)) &&
-	    lfht_counters_sum(ht) < (long)(size >> 2))
+	    lfht_load_too_low(lfht_counters_count(ht), size))
 		lfht_resize_request(ht, 0);
 }
 

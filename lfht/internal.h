@@ -39,6 +39,18 @@
  */
 #define LFHT_LOAD 4UL
 
+/* The two thresholds above, shared by the triggers (count.c) and the
+ * decisions (resize.c). */
+static inline bool lfht_load_too_high(unsigned long count, unsigned long size)
+{
+	return count > size * LFHT_LOAD;
+}
+
+static inline bool lfht_load_too_low(unsigned long count, unsigned long size)
+{
+	return count < size >> 2;
+}
+
 struct lfht_worker;
 struct lfht_counters;
 struct lfht_orders_block;
@@ -199,6 +211,8 @@ LFHT_HIDDEN bool lfht_list_mark_removed(struct cds_lfht_node *node, bool bucket)
 LFHT_HIDDEN int lfht_counters_create(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_counters_destroy(struct cds_lfht *ht);
 LFHT_HIDDEN long lfht_counters_sum(struct cds_lfht *ht);
+/* The sum, never below zero: the node count the resize decisions use. */
+LFHT_HIDDEN unsigned long lfht_counters_count(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_count_add(struct cds_lfht *ht, unsigned long size);
 LFHT_HIDDEN void lfht_count_del(struct cds_lfht *ht);
 

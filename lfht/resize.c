@@ -286,18 +286,16 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size)
 	unsigned long count;
 
 	if (ht->counters) {
-		long sum = lfht_counters_sum(ht);
-
-		count = sum < 0 ? 0 : (unsigned long)sum;
-		if (count > size * LFHT_LOAD)
+		count = lfht_counters_count(ht);
+		if (lfht_load_too_high(count, size))
 			return pow2_ceil(count / LFHT_LOAD);
 		/* Shrink below a quarter node per bucket, to one to two. */
-		if (count < size >> 2)
+		if (lfht_load_too_low(count, size))
 			return count > 1 ? pow2_ceil(count) >> 1 : 1;
 		return size;
 	}
 	count = resize_estimate_count(ht, size);
-	return count > size * LFHT_LOAD ? pow2_ceil(count / LFHT_LOAD) : size;
+	return lfht_load_too_high(count, size) ? pow2_ceil(count / LFHT_LOAD) : size;
 }
 
 /*
