@@ -9,17 +9,19 @@
  *
  * Memory ordering (the RCU-core part of docs/memory-ordering.md):
  *
- *  1. The counter. self_gp.ctr starts at 1 and only grows, by one per grace
- *     period, with a seq_cst fetch_add (gp_run). A grace period with target
- *     T = the new value waits until every registered reader shows ctr == 0
- *     (quiescent) or ctr >= T (its current section, or its time since its
- *     last quiescent state, began after the increment).
+ *  1. The counter. self_gp.ctr starts at RCU_GP_STEP_ and only grows, by
+ *     RCU_GP_STEP_ per grace period, with a seq_cst fetch_add (gp_run); a
+ *     memb reader's slot adds its nesting depth (< RCU_GP_STEP_) to its
+ *     snapshot (rcu/reader.h). A grace period with target T = the new value
+ *     waits until every registered reader shows ctr == 0 (quiescent) or
+ *     ctr >= T (its current section, or its time since its last quiescent
+ *     state, began after the increment).
  *
  *  2. Why one phase. liburcu flips a one-bit phase twice because a reader's
  *     snapshot only keeps the parity, and a parity read before one flip
  *     looks current again after the next. Here the reader's snapshot is the
  *     whole 64-bit counter: a snapshot taken before the increment is < T for
- *     ever (no wrap in 2^64 grace periods), so it is never mistaken for a
+ *     ever (no wrap in 2^48 grace periods), so it is never mistaken for a
  *     new one, and a snapshot >= T was loaded (acquire, pairing with the
  *     increment's release half) after the increment, so that reader already
  *     sees every pointer the updater unlinked before calling
@@ -73,7 +75,7 @@
  */
 #define GP_SPINS 100
 
-struct rcu_gp_ self_gp = { .ctr = 1 };
+struct rcu_gp_ self_gp = { .ctr = RCU_GP_STEP_ };
 
 /*
  * One grace period at a time; gp_completed is under it. A futex lock, not a
@@ -155,8 +157,8 @@ static void gp_run(void)
 	if (registry_has_other()) {
 		/* Seq_cst: its release half pairs with the acquire loads of the
 		 * counter in quiescent_state/thread_online/read_lock (note 2). */
-		uint64_t target = rcu_atomic_add(&self_gp.ctr, 1,
-						 memory_order_seq_cst) + 1;
+		uint64_t target = rcu_atomic_add(&self_gp.ctr, RCU_GP_STEP_,
+						 memory_order_seq_cst) + RCU_GP_STEP_;
 		/* Pairs with the reader's fence after its slot store (note 3). */
 		flavour_fence_all_readers();
 		gp_wait_for_readers(target);

@@ -35,6 +35,7 @@
 /* This flavour's exported state (rcu/reader.h). */
 #define self_reader		RCU_SYM_(reader_)
 #define self_gp			RCU_SYM_(gp_)
+#define self_nesting		RCU_SYM_(nesting_)
 
 #ifdef RCU_DEBUG_CHECKS
 #define RCU_CHECKS_ON_ 1
@@ -51,7 +52,7 @@ static inline void rcu_check_(bool bad, const char *call, const char *rule)
 
 static inline void rcu_check_outside_section_(const char *call)
 {
-	rcu_check_(self_reader.nesting != 0, call,
+	rcu_check_(self_nesting() != 0, call,
 		   "called inside a read-side critical section");
 }
 

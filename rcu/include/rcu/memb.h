@@ -2,8 +2,9 @@
 /*
  * rcu/memb.h - the memb flavour: RCU with sys_membarrier.
  *
- * Read-side sections nest and cost a thread-local nesting count, a snapshot
- * of the grace-period counter and a compiler barrier; synchronize_rcu() makes
+ * Read-side sections nest and cost one load and one store of a thread-local
+ * word (the grace-period counter's snapshot plus the nesting depth) and a
+ * compiler barrier; synchronize_rcu() makes
  * every running thread execute a full memory barrier with
  * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) instead. Where the kernel
  * refuses membarrier, or RCU_MEMB_FORCE_FENCES=1 is set in the environment
@@ -20,6 +21,11 @@
  * - synchronize_rcu() may be called from any thread, registered or not,
  *   outside read-side sections.
  * - rcu_read_ongoing() is nonzero inside a read-side section.
+ * - Async-signal-safe read side: a signal handler may call rcu_read_lock(),
+ *   rcu_read_unlock() and rcu_read_ongoing() on a registered thread, even
+ *   when it interrupts the thread inside either call, and its read-side
+ *   section is protected like any other (see rcu/reader.h). Sections nest
+ *   up to 65535 deep.
  * - call_rcu() callbacks run on one worker thread per flavour (created on
  *   first use, registered), one grace period per batch. rcu_barrier() waits
  *   until every callback queued before it has run; called from a callback
@@ -92,18 +98,30 @@ static inline void rcu_memb_reader_fence_(void)
 		rcu_compiler_barrier();
 }
 
+/*
+ * The read side keeps snapshot and nesting in one word (rcu/reader.h), and
+ * changes it by one load and one store of the thread's own slot, so a
+ * signal handler may enter a read-side section between any two of these
+ * instructions: it leaves the word as it found it.
+ */
 static inline void rcu_memb_read_lock_fast_(void)
 {
 	struct rcu_reader_ *r = &rcu_memb_reader_;
+	/* Relaxed: the thread's own slot; only it (or a handler on it, which
+	 * restores the value) stores there. */
+	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
 
-	if (__builtin_expect(r->nesting++ != 0, 0))
+	if (__builtin_expect((c & RCU_NEST_MASK_) != 0, 0)) {
+		/* Relaxed: nested; the outermost lock did the ordering. */
+		rcu_atomic_store(&r->ctr, c + 1, memory_order_relaxed);
 		return;
+	}
 	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
 	 * note 2); a section that snapshots the new counter sees what was
 	 * unlinked before it. Relaxed slot store: ordered before the
 	 * section's reads by the fence below (note 3). */
 	rcu_atomic_store(&r->ctr,
-			 rcu_atomic_load(&rcu_memb_gp_.ctr, memory_order_acquire),
+			 rcu_atomic_load(&rcu_memb_gp_.ctr, memory_order_acquire) + 1,
 			 memory_order_relaxed);
 	/* The snapshot is visible before the section's first read; pairs
 	 * with flavour_fence_all_readers() after the increment in gp_run()
@@ -114,9 +132,14 @@ static inline void rcu_memb_read_lock_fast_(void)
 static inline void rcu_memb_read_unlock_fast_(void)
 {
 	struct rcu_reader_ *r = &rcu_memb_reader_;
+	/* Relaxed: the thread's own slot, as in the lock. */
+	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
 
-	if (__builtin_expect(--r->nesting != 0, 0))
+	if (__builtin_expect((c & RCU_NEST_MASK_) != 1, 0)) {
+		/* Relaxed: still nested; the outermost unlock orders. */
+		rcu_atomic_store(&r->ctr, c - 1, memory_order_relaxed);
 		return;
+	}
 	/* Release: the section's reads are done before a grace period sees it
 	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c,
 	 * note 4). */
@@ -133,17 +156,27 @@ static inline void rcu_memb_read_unlock_fast_(void)
 		rcu_memb_wake_writer_();
 }
 
+/* The read-side nesting depth of the calling thread. */
+static inline unsigned long rcu_memb_nesting_(void)
+{
+	/* Relaxed: the thread's own slot. */
+	return (unsigned long)(rcu_atomic_load(&rcu_memb_reader_.ctr,
+					       memory_order_relaxed) & RCU_NEST_MASK_);
+}
+
 #ifdef RCU_DEBUG_CHECKS
 static inline void rcu_memb_read_lock_inline_(void)
 {
 	if (!rcu_memb_reader_.registered)
 		rcu_memb_misuse_("rcu_read_lock", "thread not registered");
+	if (rcu_memb_nesting_() == RCU_NEST_MASK_)
+		rcu_memb_misuse_("rcu_read_lock", "read-side sections nested too deep");
 	rcu_memb_read_lock_fast_();
 }
 
 static inline void rcu_memb_read_unlock_inline_(void)
 {
-	if (rcu_memb_reader_.nesting == 0)
+	if (rcu_memb_nesting_() == 0)
 		rcu_memb_misuse_("rcu_read_unlock",
 				 "not inside a read-side critical section");
 	rcu_memb_read_unlock_fast_();
@@ -160,7 +193,7 @@ static inline void rcu_register_thread(void) { rcu_memb_register_thread(); }
 static inline void rcu_unregister_thread(void) { rcu_memb_unregister_thread(); }
 static inline void rcu_read_lock(void) { rcu_memb_read_lock_inline_(); }
 static inline void rcu_read_unlock(void) { rcu_memb_read_unlock_inline_(); }
-static inline int rcu_read_ongoing(void) { return rcu_memb_reader_.nesting != 0; }
+static inline int rcu_read_ongoing(void) { return rcu_memb_nesting_() != 0; }
 static inline void synchronize_rcu(void) { rcu_memb_synchronize_rcu(); }
 static inline void call_rcu(struct rcu_head *head,
 			    void (*func)(struct rcu_head *head))

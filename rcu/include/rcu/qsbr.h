@@ -24,6 +24,13 @@
  *   online, so it must not be called inside a read-side section.
  * - rcu_read_ongoing() is nonzero while the thread is online (in QSBR an
  *   online thread may hold RCU pointers anywhere between quiescent states).
+ * - Async-signal-safe read side: a signal handler may enter a read-side
+ *   section on a thread that is online, whatever instruction it interrupted
+ *   (rcu_read_lock() and rcu_read_unlock() included: they change nothing a
+ *   grace period reads, and rcu_quiescent_state() keeps the thread online
+ *   throughout). A handler that runs while its thread is offline, or inside
+ *   rcu_thread_offline()/rcu_thread_online(), is not protected, as in
+ *   liburcu.
  * - With RCU_DEBUG_CHECKS, rcu_quiescent_state(), rcu_thread_offline() and
  *   rcu_thread_online() abort on an unregistered thread or inside a
  *   read-side section, as do the memb-like misuses (synchronize_rcu and
@@ -149,6 +156,12 @@ static inline void rcu_qsbr_thread_online_inline_(void)
 	 * with the seq_cst fence of flavour_fence_all_readers() after the
 	 * increment in gp_run() (src/gp.c, note 3). */
 	rcu_fence(memory_order_seq_cst);
+}
+
+/* The read-side nesting depth (counted only with RCU_DEBUG_CHECKS). */
+static inline unsigned long rcu_qsbr_nesting_(void)
+{
+	return rcu_qsbr_reader_.nesting;
 }
 
 #ifdef RCU_DEBUG_CHECKS

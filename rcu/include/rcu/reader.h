@@ -10,12 +10,25 @@
  * thread reads without the registry lock:
  *   ctr == 0            the thread is quiescent (QSBR: offline; memb: outside
  *                       any read-side section);
- *   ctr == g (nonzero)  QSBR: the grace-period counter the thread saw at its
- *                       last quiescent state; memb: the counter it saw when
- *                       its outermost rcu_read_lock() began.
- * A grace period with target T (the counter value it installed) waits for
- * every registered reader to show ctr == 0 or ctr >= T. The counter is 64
- * bits and starts at 1, so it never wraps and 0 never is a real snapshot.
+ *   ctr == g + n        QSBR: g is the grace-period counter the thread saw at
+ *                       its last quiescent state, n is 0; memb: g is the
+ *                       counter it saw when its outermost rcu_read_lock()
+ *                       began, n (1 .. RCU_NEST_MASK_) its nesting depth.
+ * The grace-period counter starts at RCU_GP_STEP_ and advances by it, so its
+ * low bits are free for n. A grace period with target T (the counter value it
+ * installed) waits for every registered reader to show ctr == 0 or
+ * ctr >= T; g + n < T for every snapshot g taken before, since n < STEP. The
+ * counter is 64 bits and never wraps (2^48 grace periods), so 0 never is a
+ * real snapshot.
+ *
+ * Why memb keeps its nesting in ctr: a read-side section entered from a
+ * signal handler that interrupts rcu_read_lock() or rcu_read_unlock()
+ * between any two instructions must be protected. Every change of ctr is one
+ * load of the thread's own word and one store to it; a handler's sections
+ * are balanced, so the handler leaves ctr as it found it, and the store the
+ * interrupted code then makes is still right. With nesting and snapshot in
+ * two words, a handler arriving between the two stores saw itself nested
+ * while the snapshot was still 0, and no grace period waited for it.
  */
 #ifndef RCU_READER_H
 #define RCU_READER_H
@@ -25,10 +38,14 @@
 
 #include <rcu/atomic.h>
 
+/* Nesting depth bits of a memb reader's ctr; the counter's step. */
+#define RCU_NEST_MASK_ ((uint64_t)0xffff)
+#define RCU_GP_STEP_ (RCU_NEST_MASK_ + 1)
+
 struct rcu_reader_ {
 	_Atomic uint64_t ctr;
-	/* Read-side nesting (memb always; QSBR only with RCU_DEBUG_CHECKS).
-	 * Owner thread only. */
+	/* QSBR with RCU_DEBUG_CHECKS: read-side nesting (memb keeps it in
+	 * ctr). Owner thread only. */
 	unsigned long nesting;
 	/* Set by rcu_register_thread(); owner thread only. */
 	bool registered;
@@ -38,7 +55,8 @@ struct rcu_reader_ {
 };
 
 struct rcu_gp_ {
-	/* The grace-period counter, >= 1; advanced only by grace periods. */
+	/* The grace-period counter, a multiple of RCU_GP_STEP_ and >= it;
+	 * advanced only by grace periods. */
 	_Atomic uint64_t ctr;
 	/* -1 while a grace period sleeps waiting for readers, else 0. */
 	_Atomic int32_t futex;
