@@ -11,10 +11,12 @@
  *   initialised and linked (resize.c stores size last, with release);
  * - an array replaced by a larger one holds the same entries and stays
  *   readable until a grace period has passed (kept on the retired chain);
- * - only the resizer, under resize_lock, writes the array or its entries.
+ * - only the resizer, under resize_lock, writes the array or its entries;
+ * - outside a resize, entries above size are NULL (resize.c frees them
+ *   after the grace period that ends a shrink).
  *
- * Relies on table.c (allocator, grace periods) and resize.c (ordering of
- * the size store against linking).
+ * Relies on table.c (allocator) and resize.c (ordering of the size store
+ * against linking, grace periods before the frees).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -30,8 +32,9 @@ struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
 		rcu_atomic_load(&ht->view.orders, memory_order_acquire);
 	/* Relaxed: the caller knows (from an acquire load of size, which
 	 * pairs with the release store of size after lfht_order_publish(), or
-	 * from holding resize_lock, or from being a link helper the holder
-	 * started after publishing) that the order is published. */
+	 * from holding resize_lock, or from being a link helper that the holder
+	 * let go, with a release, after publishing) that the order is
+	 * published. */
 	struct cds_lfht_node *table =
 		rcu_atomic_load(&orders[order], memory_order_relaxed);
 
@@ -41,14 +44,16 @@ struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
 struct cds_lfht_node *lfht_bucket_for_hash(struct cds_lfht *ht, unsigned long hash,
 					   unsigned long *size)
 {
-	/* Acquire: pairs with the release stores of size in resize_grow()
-	 * and resize_shrink(), as in lfht_view_bucket_() (lfht.h), which
+	/* Acquire: pairs with the release stores of size in grow_order()
+	 * and shrink_order(), as in lfht_view_bucket_() (lfht.h), which
 	 * loads size again for its own use. */
 	*size = rcu_atomic_load(&ht->view.size, memory_order_acquire);
 	return lfht_view_bucket_(&ht->view, hash);
 }
 
-/* One orders array; view.orders points at entries. */
+/* One orders array; view.orders points at its entries, and the block is
+ * found from there: one store publishes a new array, so no state exists
+ * in which the table's idea of its array and the readers' differ. */
 struct lfht_orders_block {
 	struct lfht_orders_block *retired;	/* older arrays, still readable */
 	unsigned cap;
@@ -59,6 +64,17 @@ static size_t orders_bytes(unsigned cap)
 {
 	return sizeof(struct lfht_orders_block) +
 	       (size_t)cap * sizeof(_Atomic(struct cds_lfht_node *));
+}
+
+/* The current block; resize_lock holder or destroyer only. */
+static struct lfht_orders_block *orders_block(struct cds_lfht *ht)
+{
+	/* Relaxed: only the resize_lock holder stores view.orders. */
+	_Atomic(struct cds_lfht_node *) *entries =
+		rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
+
+	return entries ? caa_container_of(entries, struct lfht_orders_block, entries)
+		       : NULL;
 }
 
 /* Capacity rounded up so that the array is replaced only a few times. */
@@ -79,7 +95,6 @@ int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size)
 	if (!block)
 		return -ENOMEM;
 	block->cap = cap;
-	ht->orders_block = block;
 	/* Relaxed: nothing else sees the table before cds_lfht_new returns. */
 	rcu_atomic_store(&block->entries[0], &ht->bucket0, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_relaxed);
@@ -89,11 +104,11 @@ int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size)
 /*
  * Makes room for entry order. The old array is not freed here (that would
  * wait for readers, and a grow must never wait for them): it is kept on the
- * retired chain until the next grace period the resizer waits for anyway.
+ * retired chain until lfht_orders_free_unused(), after a grace period.
  */
 int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
 {
-	struct lfht_orders_block *old = ht->orders_block, *block;
+	struct lfht_orders_block *old = orders_block(ht), *block;
 	unsigned cap;
 
 	if (order < old->cap)
@@ -111,25 +126,10 @@ int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
 		rcu_atomic_store(&block->entries[i],
 				 rcu_atomic_load(&old->entries[i], memory_order_relaxed),
 				 memory_order_relaxed);
-	ht->orders_block = block;
 	/* Release: publishes the copied entries; pairs with the acquire loads
 	 * of view.orders in lfht_view_bucket_() and lfht_bucket_at(). */
 	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_release);
 	return 0;
-}
-
-/* Caller has waited a grace period since the last lfht_orders_reserve(). */
-void lfht_orders_free_retired(struct cds_lfht *ht)
-{
-	struct lfht_orders_block *block = ht->orders_block->retired;
-
-	ht->orders_block->retired = NULL;
-	while (block) {
-		struct lfht_orders_block *older = block->retired;
-
-		lfht_free(ht, block, orders_bytes(block->cap));
-		block = older;
-	}
 }
 
 struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
@@ -154,45 +154,77 @@ struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 
 void lfht_order_publish(struct cds_lfht *ht, unsigned order, struct cds_lfht_node *table)
 {
-	/* Relaxed: the resize_lock holder (this thread) stored view.orders. */
-	_Atomic(struct cds_lfht_node *) *orders =
-		rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
-
 	/* Relaxed: readers reach the entry only through a size stored later
-	 * with release (resize_grow(); table_populate() before the table is
+	 * with release (grow_order(); table_populate() before the table is
 	 * shared), which their acquire load of size pairs with. */
-	rcu_atomic_store(&orders[order], table, memory_order_relaxed);
+	rcu_atomic_store(&orders_block(ht)->entries[order], table, memory_order_relaxed);
+}
+
+struct cds_lfht_node *lfht_order_table(struct cds_lfht *ht, unsigned order)
+{
+	struct lfht_orders_block *block = orders_block(ht);
+
+	/* Relaxed: the resize_lock holder (or the destroyer) published it. */
+	return order < block->cap ?
+	       rcu_atomic_load(&block->entries[order], memory_order_relaxed) : NULL;
 }
 
 /* Frees order's table; the caller has unlinked it and waited a grace
  * period (or the table is being destroyed). */
-void lfht_order_free(struct cds_lfht *ht, unsigned order)
+static void order_free(struct cds_lfht *ht, struct lfht_orders_block *block, unsigned order)
 {
-	/* Relaxed (all three): the resize_lock holder (or the destroyer)
-	 * wrote these itself; no reader reaches the entry any more: size was
-	 * lowered below the order and a grace period has passed since. */
-	_Atomic(struct cds_lfht_node *) *orders =
-		rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
+	/* Relaxed (both): the resize_lock holder (or the destroyer) wrote
+	 * the entry itself; no reader reaches it any more: size was lowered
+	 * below the order and a grace period has passed since. */
 	struct cds_lfht_node *table =
-		rcu_atomic_load(&orders[order], memory_order_relaxed);
+		rcu_atomic_load(&block->entries[order], memory_order_relaxed);
 
 	if (order == 0 || !table)
 		return;
-	rcu_atomic_store(&orders[order], NULL, memory_order_relaxed);
+	rcu_atomic_store(&block->entries[order], NULL, memory_order_relaxed);
 	lfht_free(ht, table, lfht_order_len(order) * sizeof(*table));
+}
+
+bool lfht_orders_unused(struct cds_lfht *ht)
+{
+	struct lfht_orders_block *block = orders_block(ht);
+	/* Relaxed: the resize_lock holder stores size. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+
+	if (block->retired)
+		return true;
+	for (unsigned j = lfht_log2(size) + 1; j < block->cap; j++)
+		if (lfht_order_table(ht, j))
+			return true;
+	return false;
+}
+
+void lfht_orders_free_unused(struct cds_lfht *ht)
+{
+	struct lfht_orders_block *block = orders_block(ht), *retired = block->retired;
+	/* Relaxed: the resize_lock holder stores size. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+
+	block->retired = NULL;
+	while (retired) {
+		struct lfht_orders_block *older = retired->retired;
+
+		lfht_free(ht, retired, orders_bytes(retired->cap));
+		retired = older;
+	}
+	for (unsigned j = lfht_log2(size) + 1; j < block->cap; j++)
+		order_free(ht, block, j);
 }
 
 void lfht_orders_destroy(struct cds_lfht *ht)
 {
-	struct lfht_orders_block *block = ht->orders_block;
+	struct lfht_orders_block *block = orders_block(ht);
 
 	if (!block)
 		return;
-	lfht_orders_free_retired(ht);
-	for (unsigned j = 1; j < block->cap; j++)
-		lfht_order_free(ht, j);
-	lfht_free(ht, block, orders_bytes(block->cap));
-	ht->orders_block = NULL;
 	/* Relaxed: the table is being freed; nothing reads it any more. */
+	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
+	lfht_orders_free_unused(ht);
+	lfht_free(ht, block, orders_bytes(block->cap));
 	rcu_atomic_store(&ht->view.orders, NULL, memory_order_relaxed);
 }

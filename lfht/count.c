@@ -10,11 +10,12 @@
  * counter is shared on the update path.
  *
  * Invariant: a slot's value changes only by relaxed atomic +-1. Every
- * 2^k-th update of a thread (k grows with the table, up to 2^10) looks at
- * the sum and, past a threshold, asks the worker to act (resize.c decides;
- * while the count keeps moving the worker looks again by itself).
+ * 2^k-th update counted in a slot of this table (k grows with the table,
+ * up to 2^10) looks at the sum and, past a threshold, asks the worker to
+ * act (resize.c decides; while the count keeps moving the worker looks
+ * again by itself).
  *
- * Relies on resize.c for lfht_resize_request() and iter.c's traversal rules.
+ * Relies on worker.c for lfht_resize_request() and iter.c's traversal rules.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -24,6 +25,9 @@
 
 struct lfht_counter_slot {
 	_Alignas(LFHT_CACHE_LINE) _Atomic(long) value;
+	/* Updates counted in this slot, to pace the looks at the sum: the
+	 * table's own, so its triggers depend on nothing else. */
+	_Atomic(unsigned long) ops;
 };
 
 struct lfht_counters {
@@ -92,17 +96,26 @@ unsigned long lfht_counters_count(struct cds_lfht *ht)
 	return sum < 0 ? 0 : (unsigned long)sum;
 }
 
-static _Atomic(long) *count_slot(struct lfht_counters *c)
+static struct lfht_counter_slot *count_slot(struct lfht_counters *c)
 {
 	int cpu = sched_getcpu();
 
-	return &c->slots[(unsigned long)(cpu < 0 ? 0 : cpu) & c->mask].value;
+	return &c->slots[(unsigned long)(cpu < 0 ? 0 : cpu) & c->mask];
 }
 
-/* Updates by this thread, on any table: paces the looks at the sum. */
-static _Thread_local unsigned long count_ops;
+/* Counts one update in slot; true when this one should look at the sum. */
+static bool count_pace(struct lfht_counter_slot *slot, unsigned long mask)
+{
+	/* Relaxed, and not an RMW: a pacing hint, where a count lost to a
+	 * thread that moved CPU between the two costs nothing; the slot's
+	 * line is already this CPU's (the value's RMW). */
+	unsigned long ops = rcu_atomic_load(&slot->ops, memory_order_relaxed) + 1;
 
-/* A thread looks at the sum every (mask + 1) updates: often for small
+	rcu_atomic_store(&slot->ops, ops, memory_order_relaxed);
+	return !(ops & mask);
+}
+
+/* A slot looks at the sum every (mask + 1) updates: often for small
  * tables, every 1024 for large ones (a sum reads every slot). */
 static unsigned long count_period_mask(unsigned long size)
 {
@@ -116,34 +129,38 @@ static unsigned long count_period_mask(unsigned long size)
 void lfht_count_add(struct cds_lfht *ht, unsigned long size)
 {
 	struct lfht_counters *c = ht->counters;
+	struct lfht_counter_slot *slot;
 
 	if (!c)
 		return;
+	slot = count_slot(c);
 	/* Relaxed: the count is a statistic; no data hangs on it. */
-	rcu_atomic_add(count_slot(c), 1, memory_order_relaxed);
+	rcu_atomic_add(&slot->value, 1, memory_order_relaxed);
 	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) &&
-	    !(++count_ops & count_period_mask(size)) &&
+	    count_pace(slot, count_period_mask(size)) &&
 	    lfht_load_too_high(lfht_counters_count(ht), size))
-		lfht_resize_request(ht, 0);
+		lfht_resize_request(ht);
 }
 
 void lfht_count_del(struct cds_lfht *ht)
 {
 	struct lfht_counters *c = ht->counters;
+	struct lfht_counter_slot *slot;
 	unsigned long size;
 
 	if (!c)
 		return;
+	slot = count_slot(c);
 	/* Relaxed: as in lfht_count_add(). */
-	rcu_atomic_sub(count_slot(c), 1, memory_order_relaxed);
+	rcu_atomic_sub(&slot->value, 1, memory_order_relaxed);
 	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
 		return;
 	/* Relaxed: a hint; the worker decides with the size it holds. */
 	size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 	if (size > ht->min_nr_alloc_buckets &&
-	    !(++count_ops & count_period_mask(size)) &&
+	    count_pace(slot, count_period_mask(size)) &&
 	    lfht_load_too_low(lfht_counters_count(ht), size))
-		lfht_resize_request(ht, 0);
+		lfht_resize_request(ht);
 }
 
 void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,

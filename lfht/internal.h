@@ -51,9 +51,13 @@ static inline bool lfht_load_too_low(unsigned long count, unsigned long size)
 	return count < size >> 2;
 }
 
-struct lfht_worker;
 struct lfht_counters;
-struct lfht_orders_block;
+struct lfht_request;
+
+/* A lock of the resize side that fork() cannot leave held (sync.c). */
+struct lfht_lock {
+	_Atomic(uint32_t) word;
+};
 
 struct cds_lfht {
 	/* Must stay first: the inline lookup casts the table to it. */
@@ -66,17 +70,15 @@ struct cds_lfht {
 	unsigned long max_nr_buckets;	/* a power of two, never 0 */
 	pthread_attr_t *attr;
 	int flags;
-	/* The allocation behind view.orders, with the arrays it replaced
-	 * (freed after the next grace period); resizer only (resize_lock). */
-	struct lfht_orders_block *orders_block;
 
 	/* Split counters (CDS_LFHT_ACCOUNTING only), set at creation. */
 	struct lfht_counters *counters;
-	/* The resize worker, created on the first automatic resize. */
-	_Atomic(struct lfht_worker *) worker;
+	/* The link to the shared resize worker (CDS_LFHT_AUTO_RESIZE only),
+	 * set at creation (worker.c). */
+	struct lfht_request *request;
 
 	/* Serialises resizes: the worker and cds_lfht_resize(). */
-	pthread_mutex_t resize_lock;
+	struct lfht_lock resize_lock;
 
 	/* Bucket 0 (order 0): its next word is written by adds, so it lives
 	 * far from view. */
@@ -142,14 +144,40 @@ static inline void lfht_commit_fence(void)
 }
 #endif
 
-/* ---- memory (table.c) ----------------------------------------------------- */
+/* ---- memory ----------------------------------------------------------------- */
 
-LFHT_HIDDEN void *lfht_zalloc(struct cds_lfht *ht, size_t size);
-LFHT_HIDDEN void lfht_free(struct cds_lfht *ht, void *ptr, size_t size);
+static inline void *lfht_zalloc(struct cds_lfht *ht, size_t size)
+{
+	return ht->alloc.zalloc(size, ht->alloc.ctx);
+}
 
-/* Waits for a grace period from a registered thread outside a read-side
- * section (QSBR: offline meanwhile, so other waiters need not wait on us). */
-LFHT_HIDDEN void lfht_wait_grace_period(struct cds_lfht *ht);
+static inline void lfht_free(struct cds_lfht *ht, void *ptr, size_t size)
+{
+	ht->alloc.free(ptr, size, ht->alloc.ctx);
+}
+
+/* ---- blocking primitives of the resize side (sync.c) ---------------------- */
+
+/* Sleeps while *word == expected, at most timeout_ns when > 0; may return
+ * early (callers re-test). */
+LFHT_HIDDEN void lfht_futex_wait(_Atomic(uint32_t) *word, uint32_t expected,
+				 long timeout_ns);
+LFHT_HIDDEN void lfht_futex_wake(_Atomic(uint32_t) *word, int nr);
+LFHT_HIDDEN void lfht_lock(struct lfht_lock *lock);
+LFHT_HIDDEN void lfht_unlock(struct lfht_lock *lock);
+/* Around each resize step that writes the list or the bucket tables. */
+LFHT_HIDDEN void lfht_gate_enter(void);
+LFHT_HIDDEN void lfht_gate_leave(void);
+/* fork(): prepare closes the gate; parent and child open it again. */
+LFHT_HIDDEN void lfht_gate_close_for_fork(void);
+LFHT_HIDDEN void lfht_gate_open_after_fork(bool child);
+/* Goes offline if the caller is an online QSBR thread; returns whether it
+ * did, for lfht_offline_end(). No-ops for memb. */
+LFHT_HIDDEN bool lfht_offline_begin(const struct rcu_flavour *f);
+LFHT_HIDDEN void lfht_offline_end(const struct rcu_flavour *f, bool was_online);
+/* A grace period, from a thread outside any read-side section; the caller
+ * ends in the RCU state it began in. */
+LFHT_HIDDEN void lfht_wait_grace_period(const struct rcu_flavour *f);
 
 /* ---- buckets (buckets.c) -------------------------------------------------- */
 
@@ -163,8 +191,12 @@ LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order);
 LFHT_HIDDEN struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order);
 LFHT_HIDDEN void lfht_order_publish(struct cds_lfht *ht, unsigned order,
 				    struct cds_lfht_node *table);
-LFHT_HIDDEN void lfht_order_free(struct cds_lfht *ht, unsigned order);
-LFHT_HIDDEN void lfht_orders_free_retired(struct cds_lfht *ht);
+/* The table of order, or NULL; resize_lock holder only. */
+LFHT_HIDDEN struct cds_lfht_node *lfht_order_table(struct cds_lfht *ht, unsigned order);
+/* Whether tables above size or retired arrays wait to be freed, and the
+ * freeing, after a grace period since they became unreachable. */
+LFHT_HIDDEN bool lfht_orders_unused(struct cds_lfht *ht);
+LFHT_HIDDEN void lfht_orders_free_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_destroy(struct cds_lfht *ht);
 
 static inline unsigned long lfht_order_len(unsigned order)
@@ -218,11 +250,21 @@ LFHT_HIDDEN void lfht_count_del(struct cds_lfht *ht);
 
 /* ---- resize (resize.c) ---------------------------------------------------- */
 
-/* Asks the worker to grow to at least target (0: re-evaluate the counts). */
-LFHT_HIDDEN void lfht_resize_request(struct cds_lfht *ht, unsigned long target);
 /* The chain-length trigger of an add. */
 LFHT_HIDDEN void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size,
 					 unsigned chain);
-LFHT_HIDDEN void lfht_worker_stop(struct cds_lfht *ht);
+/* The worker's look at one table: resizes it as its load asks; returns
+ * the counters' sum (0 without accounting) for the worker's rechecks. */
+LFHT_HIDDEN long lfht_resize_auto(struct cds_lfht *ht);
+
+/* ---- the shared resize workers (worker.c) --------------------------------- */
+
+/* Links an auto-resizing table to the worker of its flavour and attr,
+ * starting that worker if needed; 0 or an errno value. */
+LFHT_HIDDEN int lfht_worker_attach(struct cds_lfht *ht);
+/* Unlinks it (stops the worker after its last table). */
+LFHT_HIDDEN void lfht_worker_detach(struct cds_lfht *ht);
+/* Lock-free: flags the table for its worker and wakes the worker. */
+LFHT_HIDDEN void lfht_resize_request(struct cds_lfht *ht);
 
 #endif /* LFHT_INTERNAL_H */

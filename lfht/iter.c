@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lfht/iter.c - read-side traversals: lookup (the exported symbol behind the
- * inline one), first, next, next_duplicate, is_node_deleted.
+ * inline one), first, next, next_duplicate (the inline lookup's walk, which
+ * never leaves the key's run), is_node_deleted.
  *
  * Owns nothing and writes nothing shared. A traversal follows next words,
  * removed or not (a removed node's word is frozen and still leads forward),
@@ -12,7 +13,17 @@
  *
  * Relies on list.c's invariants and on buckets.c for the start bucket.
  */
+#ifdef LFHT_TEST_HOOKS
+/* Test builds count the nodes the read walks of this file visit. */
+extern _Thread_local unsigned long lfht_test_visits_;
+#define LFHT_VISIT_HOOK_() (lfht_test_visits_++)
+#endif
+
 #include "internal.h"
+
+#ifdef LFHT_TEST_HOOKS
+_Thread_local unsigned long lfht_test_visits_;
+#endif
 
 void (cds_lfht_lookup)(struct cds_lfht *ht, unsigned long hash,
 		       cds_lfht_match_fct match, const void *key,
@@ -56,21 +67,12 @@ void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			     const void *key, struct cds_lfht_iter *iter)
 {
-	unsigned long reverse_hash;
-
 	(void)ht;
 	if (!iter->node)
 		return;
-	reverse_hash = iter->node->reverse_hash;
-	/* The list is sorted: past the reverse hash, no duplicate follows. */
-	for (iter_settle(iter, iter->next); iter->node; iter_settle(iter, iter->next)) {
-		if (iter->node->reverse_hash > reverse_hash)
-			break;
-		if (iter->node->reverse_hash == reverse_hash && match(iter->node, key))
-			return;
-	}
-	iter->node = NULL;
-	iter->next = NULL;
+	/* The key's run only: the walk stops at the first larger reverse
+	 * hash, bucket and removed nodes included. */
+	lfht_find_from_(iter->next, iter->node->reverse_hash, match, key, iter);
 }
 
 int cds_lfht_is_node_deleted(const struct cds_lfht_node *node)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/resize.c - grow, shrink, the resize worker, partitioning of large
- * steps over helper threads, cds_lfht_resize.
+ * lfht/resize.c - grow, shrink, partitioning of large steps over helper
+ * threads, the automatic resize decisions, cds_lfht_resize.
  *
- * Owns view.size and the worker. Every resize runs under resize_lock, taken
- * while offline (QSBR) because its holder waits for grace periods.
+ * Owns view.size. Every resize runs under the table's resize_lock (a
+ * struct lfht_lock, taken while offline: its holder waits for grace
+ * periods), and each step that changes the list or the bucket tables runs
+ * inside the resize gate (sync.c), so fork() finds them between steps.
  *
  * Invariants between atomic steps:
  * - grow, per order j: the table is allocated and initialised, its entry
@@ -16,17 +18,14 @@
  *   their tables are freed: a thread that read the old size still walks
  *   valid memory, and an update starting from a removed bucket restarts
  *   with the new size;
- * - the worker sleeps on a condvar (offline) and is woken only when a
- *   request flips `pending` from false to true; the flag is cleared by the
- *   worker before it looks at the table, so no request is lost.
+ * - outside a resize, no order above size has a table, except in the child
+ *   of a fork() that came while a shrink waited for its grace period:
+ *   resize_finish_shrink() frees those first.
  *
  * Relies on list.c (linking, marking, unlinking), buckets.c (tables),
- * count.c (the sum the decisions use) and table.c (allocator, grace period).
+ * count.c (the sum the decisions use), sync.c (locks, gate, waits).
  */
 #define _GNU_SOURCE
-#include <sched.h>
-#include <time.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -36,19 +35,8 @@
 #define RESIZE_MAX_THREADS 8
 /* Buckets linked or unlinked per read-side section. */
 #define RESIZE_BATCH 1024UL
-/* How soon the worker looks again while the count moves. */
-#define RESIZE_RECHECK_NS 20000000L
 /* Buckets sampled to estimate the load without counters. */
 #define RESIZE_SAMPLES 256UL
-
-struct lfht_worker {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	pthread_t thread;
-	bool started;		/* under lock */
-	bool stop;		/* under lock */
-	_Atomic(bool) pending;	/* a request not yet seen by the worker */
-};
 
 static unsigned long pow2_ceil(unsigned long n)
 {
@@ -69,7 +57,7 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long n)
 	return n;
 }
 
-/* ---- linking and unlinking ranges ---------------------------------------- */
+/* ---- linking ranges, over helper threads when large ---------------------- */
 
 static void link_range(struct cds_lfht *ht, struct cds_lfht_node *table,
 		       unsigned long begin, unsigned long end)
@@ -88,9 +76,20 @@ static void link_range(struct cds_lfht *ht, struct cds_lfht_node *table,
 	}
 }
 
-struct resize_part {
+/*
+ * Helpers are started and registered before the resizer enters the gate,
+ * and inside it only link: registering (the RCU core's registry lock, which
+ * fork() takes) and joining happen outside, so fork() never waits on them.
+ */
+struct resize_crew {
 	struct cds_lfht *ht;
-	struct cds_lfht_node *table;
+	struct cds_lfht_node *table;	/* set before go */
+	_Atomic(uint32_t) go;		/* 0 wait, 1 link, 2 quit */
+	_Atomic(uint32_t) left;		/* helpers still linking */
+};
+
+struct resize_part {
+	struct resize_crew *crew;
 	unsigned long begin, end;
 	pthread_t thread;
 	bool running;
@@ -99,10 +98,24 @@ struct resize_part {
 static void *resize_helper_main(void *arg)
 {
 	struct resize_part *part = arg;
-	const struct rcu_flavour *f = part->ht->flavour;
+	struct resize_crew *crew = part->crew;
+	const struct rcu_flavour *f = crew->ht->flavour;
+	uint32_t go;
 
 	f->register_thread();
-	link_range(part->ht, part->table, part->begin, part->end);
+	f->thread_offline();
+	/* Acquire: pairs with the release store of go in link_order(), which
+	 * publishes crew->table and the published order. */
+	while ((go = rcu_atomic_load(&crew->go, memory_order_acquire)) == 0)
+		lfht_futex_wait(&crew->go, 0, 0);
+	f->thread_online();
+	if (go == 1) {
+		link_range(crew->ht, crew->table, part->begin, part->end);
+		/* Release: our links before the resizer's size store; pairs
+		 * with its acquire load of left. */
+		if (rcu_atomic_sub(&crew->left, 1, memory_order_release) == 1)
+			lfht_futex_wake(&crew->left, 1);
+	}
 	f->unregister_thread();
 	return NULL;
 }
@@ -116,105 +129,162 @@ static unsigned resize_nr_threads(void)
 	return n > RESIZE_MAX_THREADS ? RESIZE_MAX_THREADS : (unsigned)n;
 }
 
-/* Links the len buckets of one order, over several threads when large. */
-static void link_order(struct cds_lfht *ht, struct cds_lfht_node *table, unsigned long len)
+/* Starts helpers for the order's len buckets (none for small orders);
+ * returns how many parts the work is split into (parts[0]: the caller). */
+static unsigned crew_start(struct cds_lfht *ht, struct resize_crew *crew,
+			   struct resize_part *parts, unsigned long len)
 {
-	struct resize_part parts[RESIZE_MAX_THREADS];
-	unsigned nr = len >= RESIZE_PARTITION_MIN ? resize_nr_threads() : 1;
+	unsigned nr = len >= RESIZE_PARTITION_MIN ? resize_nr_threads() : 1, running = 0;
 
+	*crew = (struct resize_crew){ .ht = ht };
 	for (unsigned k = 0; k < nr; k++) {
 		parts[k] = (struct resize_part){
-			.ht = ht, .table = table,
+			.crew = crew,
 			.begin = len / nr * k,
 			.end = k + 1 == nr ? len : len / nr * (k + 1),
 		};
-		/* A helper that cannot start is done by this thread below. */
+		/* A helper that cannot start is done by the caller. */
 		if (k > 0)
 			parts[k].running = pthread_create(&parts[k].thread, ht->attr,
 							  resize_helper_main, &parts[k]) == 0;
+		running += parts[k].running;
 	}
-	link_range(ht, table, parts[0].begin, parts[0].end);
-	for (unsigned k = 1; k < nr; k++)
+	/* Relaxed: the helpers read it after the release store of go. */
+	rcu_atomic_store(&crew->left, running, memory_order_relaxed);
+	return nr;
+}
+
+/* Inside the gate: links every bucket of the published order. */
+static void crew_link(struct resize_crew *crew, struct resize_part *parts, unsigned nr,
+		      struct cds_lfht_node *table)
+{
+	uint32_t left;
+
+	crew->table = table;
+	/* Release: publishes table (and the order published before it) to
+	 * the helpers; pairs with their acquire load of go. */
+	rcu_atomic_store(&crew->go, 1, memory_order_release);
+	lfht_futex_wake(&crew->go, RESIZE_MAX_THREADS);
+	for (unsigned k = 0; k < nr; k++)
 		if (!parts[k].running)
-			link_range(ht, table, parts[k].begin, parts[k].end);
-	if (nr > 1) {
-		/* Offline while joining: a helper may wait in register_thread
-		 * for a grace period that would otherwise wait for us. */
-		ht->flavour->thread_offline();
-		for (unsigned k = 1; k < nr; k++)
-			if (parts[k].running)
-				pthread_join(parts[k].thread, NULL);
-		ht->flavour->thread_online();
+			link_range(crew->ht, table, parts[k].begin, parts[k].end);
+	/* Acquire: pairs with the helpers' release decrements, so their links
+	 * come before our size store. Only lock-free linking is waited for;
+	 * offline meanwhile, so grace periods need not wait for it (QSBR). */
+	crew->ht->flavour->thread_offline();
+	while ((left = rcu_atomic_load(&crew->left, memory_order_acquire)) != 0)
+		lfht_futex_wait(&crew->left, left, 0);
+	crew->ht->flavour->thread_online();
+}
+
+/* Outside the gate: lets helpers that never linked go, and joins all. */
+static void crew_finish(struct resize_crew *crew, struct resize_part *parts, unsigned nr)
+{
+	const struct rcu_flavour *f = crew->ht->flavour;
+	uint32_t quit = 2, wait = 0;
+
+	/* Relaxed: nothing to publish when telling them to quit; a CAS
+	 * so that a crew that linked keeps go == 1. */
+	if (rcu_atomic_cas(&crew->go, &wait, quit, memory_order_relaxed,
+			   memory_order_relaxed))
+		lfht_futex_wake(&crew->go, RESIZE_MAX_THREADS);
+	if (nr == 1)
+		return;
+	/* Offline while joining: a helper may wait in register_thread for
+	 * the registry lock that a grace period waiting for us holds. */
+	f->thread_offline();
+	for (unsigned k = 1; k < nr; k++)
+		if (parts[k].running)
+			pthread_join(parts[k].thread, NULL);
+	f->thread_online();
+}
+
+/* ---- grow and shrink (resize_lock held, online) ------------------------- */
+
+/* Grows by one order; false when memory ran out (a later resize retries). */
+static bool grow_order(struct cds_lfht *ht, unsigned order)
+{
+	struct resize_part parts[RESIZE_MAX_THREADS];
+	struct resize_crew crew;
+	struct cds_lfht_node *table;
+	unsigned nr = crew_start(ht, &crew, parts, lfht_order_len(order));
+
+	lfht_gate_enter();
+	table = lfht_orders_reserve(ht, order) ? NULL : lfht_order_alloc(ht, order);
+	if (table) {
+		lfht_order_publish(ht, order, table);
+		crew_link(&crew, parts, nr, table);
+		/* Release: every bucket of the order is linked (the helpers'
+		 * links by the acquire of left) and its entry published; pairs
+		 * with the acquire loads of size in lfht_view_bucket_()
+		 * (lfht.h), lfht_bucket_for_hash() and lfht_nr_buckets(). */
+		rcu_atomic_store(&ht->view.size, 1UL << order, memory_order_release);
 	}
+	lfht_gate_leave();
+	crew_finish(&crew, parts, nr);
+	ht->flavour->quiescent_state();
+	return table != NULL;
 }
 
 static void resize_grow(struct cds_lfht *ht, unsigned long size, unsigned long target)
 {
-	for (unsigned order = lfht_log2(size) + 1; order <= lfht_log2(target); order++) {
-		struct cds_lfht_node *table;
+	for (unsigned order = lfht_log2(size) + 1; order <= lfht_log2(target); order++)
+		if (!grow_order(ht, order))
+			return;
+}
 
-		/* Out of memory: stop at the last complete order; a later
-		 * request tries again. */
-		if (lfht_orders_reserve(ht, order))
-			return;
-		table = lfht_order_alloc(ht, order);
-		if (!table)
-			return;
-		lfht_order_publish(ht, order, table);
-		link_order(ht, table, lfht_order_len(order));
-		/* Release: every bucket of the order is linked (the helpers'
-		 * links by their join) and its entry published; pairs with the
-		 * acquire loads of size in lfht_view_bucket_() (lfht.h),
-		 * lfht_bucket_for_hash() and lfht_nr_buckets(). */
-		rcu_atomic_store(&ht->view.size, 1UL << order, memory_order_release);
-		ht->flavour->quiescent_state();
+/* Lowers size below order and unlinks the order's buckets; one gate step. */
+static void shrink_order(struct cds_lfht *ht, unsigned order)
+{
+	const struct rcu_flavour *f = ht->flavour;
+	unsigned long first = (1UL << order) >> 1, len = lfht_order_len(order);
+	struct cds_lfht_node *table = lfht_order_table(ht, order);
+
+	lfht_gate_enter();
+	/* Release: pairs with the same acquire loads as in grow_order();
+	 * buckets below stay linked. Stored before the marks below: an
+	 * update that sees a bucket's REMOVED (acquire, pairing with the
+	 * mark's seq_cst CAS) restarts and reads this size or a later one. */
+	rcu_atomic_store(&ht->view.size, first, memory_order_release);
+	for (unsigned long i = 0; i < len; ) {
+		unsigned long stop = len - i > RESIZE_BATCH ? i + RESIZE_BATCH : len;
+
+		f->read_lock();
+		for (; i < stop; i++) {
+			lfht_list_mark_removed(&table[i], true);
+			lfht_list_unlink_removed(ht, first + i);
+		}
+		f->read_unlock();
+		f->quiescent_state();
 	}
+	lfht_gate_leave();
+}
+
+/*
+ * Frees the tables of the orders above size (unlinked by shrink_order())
+ * and the retired orders arrays, after a grace period: threads that read
+ * the old size may still walk them (docs/memory-ordering.md, "Shrink").
+ * Also finishes a shrink that a fork() interrupted during that wait.
+ */
+static void resize_finish_shrink(struct cds_lfht *ht)
+{
+	if (!lfht_orders_unused(ht))
+		return;
+	lfht_wait_grace_period(ht->flavour);
+	lfht_gate_enter();
+	lfht_orders_free_unused(ht);
+	lfht_gate_leave();
 }
 
 static void resize_shrink(struct cds_lfht *ht, unsigned long size, unsigned long target)
 {
-	const struct rcu_flavour *f = ht->flavour;
-	_Atomic(struct cds_lfht_node *) *orders;
-
-	/* Relaxed: only the resize_lock holder (this thread) stores it. */
-	orders = rcu_atomic_load(&ht->view.orders, memory_order_relaxed);
 	/* One order at a time, so that each bucket is unlinked starting from
 	 * its parent, next to it in the list (linear, not size x nodes). */
-	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--) {
-		/* Relaxed: the resizer itself published the entry. */
-		struct cds_lfht_node *table =
-			rcu_atomic_load(&orders[order], memory_order_relaxed);
-		unsigned long first = (1UL << order) >> 1, len = lfht_order_len(order);
-
-		/* Release: pairs with the same acquire loads as in
-		 * resize_grow(); buckets below stay linked. Stored before the
-		 * marks below: an update that sees a bucket's REMOVED (acquire,
-		 * pairing with the mark's seq_cst CAS) restarts and reads this
-		 * size or a later one. */
-		rcu_atomic_store(&ht->view.size, first, memory_order_release);
-
-		for (unsigned long i = 0; i < len; ) {
-			unsigned long stop = len - i > RESIZE_BATCH ? i + RESIZE_BATCH : len;
-
-			f->read_lock();
-			for (; i < stop; i++) {
-				lfht_list_mark_removed(&table[i], true);
-				lfht_list_unlink_removed(ht, first + i);
-			}
-			f->read_unlock();
-			f->quiescent_state();
-		}
-	}
-	/* Threads that read the old size may still walk the removed buckets:
-	 * the grace period orders their read-side sections before the frees
-	 * (docs/memory-ordering.md, "Shrink"). */
-	lfht_wait_grace_period(ht);
-	lfht_orders_free_retired(ht);
 	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--)
-		lfht_order_free(ht, order);
+		shrink_order(ht, order);
+	resize_finish_shrink(ht);
 }
 
-/* Caller holds resize_lock, is online and outside a read-side section. */
 static void resize_to(struct cds_lfht *ht, unsigned long target)
 {
 	/* Relaxed: only the resize_lock holder stores size. */
@@ -226,20 +296,35 @@ static void resize_to(struct cds_lfht *ht, unsigned long target)
 		resize_shrink(ht, size, target);
 }
 
-static void resize_lock(struct cds_lfht *ht)
+/*
+ * Takes resize_lock (offline while blocked: the holder may be waiting for a
+ * grace period) and returns online for the work; resize_unlock() leaves the
+ * thread online or offline as it was before (QSBR).
+ */
+static bool resize_lock(struct cds_lfht *ht)
 {
-	/* Offline while blocked: the holder may be waiting for a grace
-	 * period (QSBR). */
-	ht->flavour->thread_offline();
-	pthread_mutex_lock(&ht->resize_lock);
+	bool was_online = lfht_offline_begin(ht->flavour);
+
+	lfht_lock(&ht->resize_lock);
 	ht->flavour->thread_online();
+	/* A fork() child may find a shrink of its parent's unfinished. */
+	resize_finish_shrink(ht);
+	return was_online;
+}
+
+static void resize_unlock(struct cds_lfht *ht, bool was_online)
+{
+	ht->flavour->thread_offline();
+	lfht_unlock(&ht->resize_lock);
+	lfht_offline_end(ht->flavour, was_online);
 }
 
 void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
-	resize_lock(ht);
+	bool was_online = resize_lock(ht);
+
 	resize_to(ht, clamp_size(ht, new_size));
-	pthread_mutex_unlock(&ht->resize_lock);
+	resize_unlock(ht, was_online);
 }
 
 /* ---- automatic decisions -------------------------------------------------- */
@@ -298,172 +383,22 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size)
 	return lfht_load_too_high(count, size) ? pow2_ceil(count / LFHT_LOAD) : size;
 }
 
-/*
- * Sleeps until a request or stop. With counters, while the count still
- * moved since the last look, sleeps at most RESIZE_RECHECK_NS and then
- * looks again: the tail of a mass deletion sends no more requests.
- */
-static void worker_wait(struct lfht_worker *w, bool moving)
+long lfht_resize_auto(struct cds_lfht *ht)
 {
-	struct timespec deadline;
+	bool was_online = resize_lock(ht);
+	/* Relaxed: only the resize_lock holder stores size. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+	long count;
 
-	if (!moving || clock_gettime(CLOCK_REALTIME, &deadline)) {
-		/* Relaxed: the lock orders the flag with the requester. */
-		while (!w->stop && !rcu_atomic_load(&w->pending, memory_order_relaxed))
-			pthread_cond_wait(&w->cond, &w->lock);
-		return;
-	}
-	deadline.tv_nsec += RESIZE_RECHECK_NS;
-	if (deadline.tv_nsec >= 1000000000L) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000L;
-	}
-	/* Relaxed: as above. */
-	while (!w->stop && !rcu_atomic_load(&w->pending, memory_order_relaxed))
-		if (pthread_cond_timedwait(&w->cond, &w->lock, &deadline) == ETIMEDOUT) {
-			/* Relaxed: under w->lock, as above; re-arms the look
-			 * that worker_main() takes next. */
-			rcu_atomic_store(&w->pending, true, memory_order_relaxed);
-			return;
-		}
-}
-
-static void *worker_main(void *arg)
-{
-	struct cds_lfht *ht = arg;
-	const struct rcu_flavour *f = ht->flavour;
-	/* Acquire: pairs with the release CAS in worker_get() that installed
-	 * the worker (pthread_create orders it too). */
-	struct lfht_worker *w = rcu_atomic_load(&ht->worker, memory_order_acquire);
-	long last_count = 0;
-	bool moving = false;
-
-	f->register_thread();
-	f->thread_offline();
-	pthread_mutex_lock(&w->lock);
-	for (;;) {
-		worker_wait(w, moving);
-		if (w->stop)
-			break;
-		/* Relaxed: under w->lock; cleared before looking, so later
-		 * requests re-arm. The flag carries no data: the decision below
-		 * reads counters and chains anew. */
-		rcu_atomic_store(&w->pending, false, memory_order_relaxed);
-		pthread_mutex_unlock(&w->lock);
-
-		pthread_mutex_lock(&ht->resize_lock);	/* offline: see resize_lock() */
-		f->thread_online();
-		{
-			/* Relaxed: only the resize_lock holder stores size. */
-			unsigned long size = rcu_atomic_load(&ht->view.size,
-							     memory_order_relaxed);
-
-			long count;
-
-			resize_to(ht, clamp_size(ht, resize_auto_target(ht, size)));
-			count = lfht_counters_sum(ht);
-			moving = ht->counters && count != last_count;
-			last_count = count;
-		}
-		f->thread_offline();
-		pthread_mutex_unlock(&ht->resize_lock);
-		pthread_mutex_lock(&w->lock);
-	}
-	pthread_mutex_unlock(&w->lock);
-	f->thread_online();
-	f->unregister_thread();
-	return NULL;
-}
-
-static struct lfht_worker *worker_get(struct cds_lfht *ht)
-{
-	/* Acquire: pairs with the release CAS below, by whichever thread won
-	 * (the worker's mutex and condvar are initialised). */
-	struct lfht_worker *w = rcu_atomic_load(&ht->worker, memory_order_acquire);
-	struct lfht_worker *expected = NULL;
-
-	if (w)
-		return w;
-	w = lfht_zalloc(ht, sizeof(*w));
-	if (!w)
-		return NULL;
-	if (pthread_mutex_init(&w->lock, NULL)) {
-		lfht_free(ht, w, sizeof(*w));
-		return NULL;
-	}
-	if (pthread_cond_init(&w->cond, NULL)) {
-		pthread_mutex_destroy(&w->lock);
-		lfht_free(ht, w, sizeof(*w));
-		return NULL;
-	}
-	/* Release: publishes the initialised worker; pairs with the acquire
-	 * loads above and in worker_main(). Acquire on failure: pairs with
-	 * the winner's release. */
-	if (rcu_atomic_cas(&ht->worker, &expected, w, memory_order_release,
-			   memory_order_acquire))
-		return w;
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
-	lfht_free(ht, w, sizeof(*w));
-	return expected;
-}
-
-void lfht_resize_request(struct cds_lfht *ht, unsigned long target)
-{
-	struct lfht_worker *w;
-
-	(void)target;
-	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
-		return;
-	w = worker_get(ht);
-	/* Out of memory: the next trigger tries again. Relaxed: a hint; the
-	 * exchange decides who signals. */
-	if (!w || rcu_atomic_load(&w->pending, memory_order_relaxed) ||
-	    rcu_atomic_xchg(&w->pending, true, memory_order_relaxed))
-		return;
-	pthread_mutex_lock(&w->lock);
-	if (!w->started && !w->stop) {
-		w->started = pthread_create(&w->thread, ht->attr, worker_main, ht) == 0;
-		/* No thread: disarm, so that a later trigger retries. Relaxed:
-		 * under w->lock, a hint like the exchange above. */
-		if (!w->started)
-			rcu_atomic_store(&w->pending, false, memory_order_relaxed);
-	}
-	pthread_cond_signal(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	resize_to(ht, clamp_size(ht, resize_auto_target(ht, size)));
+	count = lfht_counters_sum(ht);
+	resize_unlock(ht, was_online);
+	return count;
 }
 
 void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size, unsigned chain)
 {
 	/* Longer chains are normal in larger tables at the same load. */
 	if (chain >= 2 * LFHT_LOAD + lfht_log2(size) / 4)
-		lfht_resize_request(ht, 0);
-}
-
-void lfht_worker_stop(struct cds_lfht *ht)
-{
-	/* Relaxed: destroy runs after every other user of the table is done,
-	 * and the caller's own synchronization with them (a join, a lock)
-	 * orders their worker_get() before this load. */
-	struct lfht_worker *w = rcu_atomic_load(&ht->worker, memory_order_relaxed);
-	bool started;
-
-	if (!w)
-		return;
-	pthread_mutex_lock(&w->lock);
-	w->stop = true;
-	started = w->started;
-	pthread_cond_signal(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	if (started) {
-		/* Offline: the worker may be waiting for a grace period. */
-		ht->flavour->thread_offline();
-		pthread_join(w->thread, NULL);
-		ht->flavour->thread_online();
-	}
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
-	lfht_free(ht, w, sizeof(*w));
-	/* Relaxed: the worker has been joined; no other thread looks. */
-	rcu_atomic_store(&ht->worker, NULL, memory_order_relaxed);
+		lfht_resize_request(ht);
 }

@@ -5,13 +5,15 @@
  *
  * Owns struct cds_lfht's lifetime and the process-wide allocator. The
  * update entry points are thin: the list work is in list.c, the counting
- * in count.c, the resize triggers in resize.c. Each commit (the one CAS
+ * in count.c, the resize triggers in resize.c, the resize worker in
+ * worker.c. Each commit (the one CAS
  * that makes an update visible) is bracketed by lfht_commit_fence(), the
  * article's full barriers.
  *
  * Invariant: a table never calls RCU before cds_lfht_new returns (it may be
- * created before any thread registers); every allocation goes through the
- * allocator recorded in the table.
+ * created before any thread registers); every allocation of the table's
+ * own memory goes through the allocator recorded in the table (the shared
+ * worker, which outlives tables, is malloc'ed).
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -51,23 +53,6 @@ void lfht_set_allocator(const struct lfht_allocator *allocator)
 	current_allocator = allocator ? *allocator : default_allocator;
 }
 
-void *lfht_zalloc(struct cds_lfht *ht, size_t size)
-{
-	return ht->alloc.zalloc(size, ht->alloc.ctx);
-}
-
-void lfht_free(struct cds_lfht *ht, void *ptr, size_t size)
-{
-	ht->alloc.free(ptr, size, ht->alloc.ctx);
-}
-
-void lfht_wait_grace_period(struct cds_lfht *ht)
-{
-	ht->flavour->thread_offline();
-	ht->flavour->synchronize_rcu();
-	ht->flavour->thread_online();
-}
-
 /* ---- new / destroy -------------------------------------------------------- */
 
 static bool is_pow2(unsigned long n)
@@ -79,9 +64,9 @@ static void table_free(struct cds_lfht *ht)
 {
 	struct lfht_allocator alloc = ht->alloc;
 
+	lfht_worker_detach(ht);
 	lfht_counters_destroy(ht);
 	lfht_orders_destroy(ht);
-	pthread_mutex_destroy(&ht->resize_lock);
 	alloc.free(ht, sizeof(*ht), alloc.ctx);
 }
 
@@ -143,18 +128,24 @@ struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
 	/* Relaxed: nothing else sees the table yet. */
 	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
-	rcu_atomic_store(&ht->worker, NULL, memory_order_relaxed);
-	if (pthread_mutex_init(&ht->resize_lock, NULL)) {
-		alloc.free(ht, sizeof(*ht), alloc.ctx);
-		errno = ENOMEM;
-		return NULL;
-	}
 	if (lfht_orders_init(ht, init_size) ||
 	    ((flags & CDS_LFHT_ACCOUNTING) && lfht_counters_create(ht)) ||
 	    table_populate(ht, init_size)) {
 		table_free(ht);
 		errno = ENOMEM;
 		return NULL;
+	}
+	/* Last: once attached, the worker may look at the table. An attr
+	 * with which no thread can be created is refused here, not found
+	 * out at the first resize. */
+	if (flags & CDS_LFHT_AUTO_RESIZE) {
+		int err = lfht_worker_attach(ht);
+
+		if (err) {
+			table_free(ht);
+			errno = err;
+			return NULL;
+		}
 	}
 	return ht;
 }
@@ -181,7 +172,6 @@ int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 	f->read_unlock();
 	if (!empty)
 		return -EPERM;
-	lfht_worker_stop(ht);
 	if (attr)
 		*attr = ht->attr;
 	table_free(ht);
@@ -190,8 +180,8 @@ int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 
 unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 {
-	/* Acquire: pairs with the release stores of size in resize_grow()
-	 * and resize_shrink() (resize.c). */
+	/* Acquire: pairs with the release stores of size in grow_order()
+	 * and shrink_order() (resize.c). */
 	return rcu_atomic_load(&ht->view.size, memory_order_acquire);
 }
 

@@ -207,33 +207,36 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 	return table + (index - ((1UL << order) >> 1));
 }
 
-/*
- * The lookup, inline so that the compiler can inline match. Walks the list
- * from the hash's bucket, skipping bucket and removed nodes, and stops at the
- * first node whose reverse hash is larger.
- */
-static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
-				       cds_lfht_match_fct match, const void *key,
-				       struct cds_lfht_iter *iter)
-{
-	unsigned long reverse_hash = lfht_reverse_bits_(hash);
-	struct cds_lfht_node *node =
-		lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash);
-	/* Acquire (on every ->next below): the rcu_dereference of the list;
-	 * pairs with the CAS that stored the word: the seq_cst commits of
-	 * lfht_list_add() and cds_lfht_replace(), the release CASes of
-	 * lfht_list_add_bucket() and list_help_unlink() (lfht/list.c), so
-	 * the node it points at has its fields visible. */
-	uintptr_t next = rcu_atomic_load(&node->next, memory_order_acquire);
+/* Counts one node visited by a read walk; test builds of the library
+ * define it (tests/test_hooks.c). */
+#ifndef LFHT_VISIT_HOOK_
+#define LFHT_VISIT_HOOK_() ((void)0)
+#endif
 
-	for (;;) {
-		node = (struct cds_lfht_node *)(next & ~(uintptr_t)LFHT_FLAGS_);
-		if (node == NULL)
-			break;
+/*
+ * The read walk shared by lookups and cds_lfht_next_duplicate(): from node
+ * on, the first node that is neither a bucket nor removed, whose reverse
+ * hash is reverse_hash and which match accepts. It stops at the first node,
+ * of any kind, whose reverse hash is larger: the list is sorted, so the
+ * walk never leaves the key's run.
+ */
+static inline void lfht_find_from_(struct cds_lfht_node *node, unsigned long reverse_hash,
+				   cds_lfht_match_fct match, const void *key,
+				   struct cds_lfht_iter *iter)
+{
+	uintptr_t next = 0;
+
+	for (; node != NULL; node = (struct cds_lfht_node *)(next & ~(uintptr_t)LFHT_FLAGS_)) {
+		LFHT_VISIT_HOOK_();
 		if (node->reverse_hash > reverse_hash) {
 			node = NULL;
 			break;
 		}
+		/* Acquire: the rcu_dereference of the list; pairs with the CAS
+		 * that stored the word: the seq_cst commits of lfht_list_add()
+		 * and cds_lfht_replace(), the release CASes of
+		 * lfht_list_add_bucket() and list_help_unlink() (lfht/list.c),
+		 * so the node it points at has its fields visible. */
 		next = rcu_atomic_load(&node->next, memory_order_acquire);
 		if (!(next & (LFHT_REMOVED_ | LFHT_BUCKET_)) &&
 		    node->reverse_hash == reverse_hash && match(node, key))
@@ -241,6 +244,20 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 	}
 	iter->node = node;
 	iter->next = node ? (struct cds_lfht_node *)(next & ~(uintptr_t)LFHT_FLAGS_) : NULL;
+}
+
+/* The lookup, inline so that the compiler can inline match. */
+static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
+				       cds_lfht_match_fct match, const void *key,
+				       struct cds_lfht_iter *iter)
+{
+	struct cds_lfht_node *bucket =
+		lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash);
+	/* Acquire: as in lfht_find_from_(), for the bucket's successor. */
+	uintptr_t first = rcu_atomic_load(&bucket->next, memory_order_acquire);
+
+	lfht_find_from_((struct cds_lfht_node *)(first & ~(uintptr_t)LFHT_FLAGS_),
+			lfht_reverse_bits_(hash), match, key, iter);
 }
 
 /* Calls go to the inline version; &cds_lfht_lookup is the exported one. */
