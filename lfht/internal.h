@@ -168,9 +168,11 @@ LFHT_HIDDEN void lfht_unlock(struct lfht_lock *lock);
 /* Around each resize step that writes the list or the bucket tables. */
 LFHT_HIDDEN void lfht_gate_enter(void);
 LFHT_HIDDEN void lfht_gate_leave(void);
-/* fork(): prepare closes the gate; parent and child open it again. */
+/* fork(): prepare closes the gate; parent and child open it again. The
+ * child first moves to a new generation: locks held before are free. */
 LFHT_HIDDEN void lfht_gate_close_for_fork(void);
-LFHT_HIDDEN void lfht_gate_open_after_fork(bool child);
+LFHT_HIDDEN void lfht_gate_open_after_fork(void);
+LFHT_HIDDEN void lfht_lock_fork_child(void);
 /* Goes offline if the caller is an online QSBR thread; returns whether it
  * did, for lfht_offline_end(). No-ops for memb. */
 LFHT_HIDDEN bool lfht_offline_begin(const struct rcu_flavour *f);

@@ -38,6 +38,24 @@
 /* Buckets sampled to estimate the load without counters. */
 #define RESIZE_SAMPLES 256UL
 
+#ifdef LFHT_TEST_HOOKS
+/* Test builds: called after each grow or shrink step, outside the gate
+ * (tests/test_hooks.c pauses the worker there to fork). */
+void (*lfht_test_step_hook_)(struct cds_lfht *ht, const char *step);
+
+static void resize_step_done(struct cds_lfht *ht, const char *step)
+{
+	if (lfht_test_step_hook_)
+		lfht_test_step_hook_(ht, step);
+}
+#else
+static inline void resize_step_done(struct cds_lfht *ht, const char *step)
+{
+	(void)ht;
+	(void)step;
+}
+#endif
+
 static unsigned long pow2_ceil(unsigned long n)
 {
 	if (n <= 1)
@@ -228,9 +246,11 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 
 static void resize_grow(struct cds_lfht *ht, unsigned long size, unsigned long target)
 {
-	for (unsigned order = lfht_log2(size) + 1; order <= lfht_log2(target); order++)
+	for (unsigned order = lfht_log2(size) + 1; order <= lfht_log2(target); order++) {
 		if (!grow_order(ht, order))
 			return;
+		resize_step_done(ht, "grow");
+	}
 }
 
 /* Lowers size below order and unlinks the order's buckets; one gate step. */
@@ -280,8 +300,10 @@ static void resize_shrink(struct cds_lfht *ht, unsigned long size, unsigned long
 {
 	/* One order at a time, so that each bucket is unlinked starting from
 	 * its parent, next to it in the list (linear, not size x nodes). */
-	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--)
+	for (unsigned order = lfht_log2(size); order > lfht_log2(target); order--) {
 		shrink_order(ht, order);
+		resize_step_done(ht, "shrink");
+	}
 	resize_finish_shrink(ht);
 }
 

@@ -31,8 +31,15 @@
 /* Bumped in the child of every fork() (worker.c), single-threaded there. */
 static _Atomic(uint32_t) fork_generation = 1;
 
-/* Writers (fork) first: a stream of resize steps must not starve fork(). */
-static pthread_rwlock_t gate = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+/*
+ * The gate: the number of resize steps under way, and GATE_CLOSED while a
+ * fork() waits for them or runs. Not a pthread rwlock: the child must open
+ * a gate that its forking thread closed under another thread id, which
+ * glibc's rwlock does not allow. Closing comes first: a stream of resize
+ * steps cannot starve fork().
+ */
+#define GATE_CLOSED 0x80000000U
+static _Atomic(uint32_t) gate;
 
 void lfht_futex_wait(_Atomic(uint32_t) *word, uint32_t expected, long timeout_ns)
 {
@@ -91,25 +98,61 @@ void lfht_unlock(struct lfht_lock *lock)
 
 void lfht_gate_enter(void)
 {
-	pthread_rwlock_rdlock(&gate);
+	/* Relaxed: the CAS validates it. */
+	uint32_t word = rcu_atomic_load(&gate, memory_order_relaxed);
+
+	for (;;) {
+		if (word & GATE_CLOSED) {
+			lfht_futex_wait(&gate, word, 0);
+			/* Relaxed: as above. */
+			word = rcu_atomic_load(&gate, memory_order_relaxed);
+			continue;
+		}
+		/* Acquire: pairs with the release in lfht_gate_open_after_fork()
+		 * (nothing is handed over; it keeps the step after the fork).
+		 * Relaxed on failure: retried. */
+		if (rcu_atomic_cas(&gate, &word, word + 1, memory_order_acquire,
+				   memory_order_relaxed))
+			return;
+	}
 }
 
 void lfht_gate_leave(void)
 {
-	pthread_rwlock_unlock(&gate);
+	/* Release: the step's writes come before the fork that waits for the
+	 * count to drop; pairs with the acquire loads in
+	 * lfht_gate_close_for_fork(). */
+	if (rcu_atomic_sub(&gate, 1, memory_order_release) == (GATE_CLOSED | 1))
+		lfht_futex_wake(&gate, 1);
 }
 
 void lfht_gate_close_for_fork(void)
 {
-	pthread_rwlock_wrlock(&gate);
+	/* Acquire: pairs with the release in lfht_gate_leave() of a step
+	 * that ended before; the fork handlers' workers_mutex (worker.c)
+	 * serialises closers. */
+	uint32_t word = rcu_atomic_or(&gate, GATE_CLOSED, memory_order_acquire) | GATE_CLOSED;
+
+	while (word != GATE_CLOSED) {
+		lfht_futex_wait(&gate, word, 0);
+		/* Acquire: pairs with the release in lfht_gate_leave(). */
+		word = rcu_atomic_load(&gate, memory_order_acquire);
+	}
 }
 
-void lfht_gate_open_after_fork(bool child)
+void lfht_lock_fork_child(void)
 {
-	if (child)
-		/* Relaxed: the child has one thread. */
-		rcu_atomic_add(&fork_generation, 1, memory_order_relaxed);
-	pthread_rwlock_unlock(&gate);
+	/* Relaxed: the child has one thread; threads it creates later are
+	 * ordered after this by pthread_create. */
+	rcu_atomic_add(&fork_generation, 1, memory_order_relaxed);
+}
+
+void lfht_gate_open_after_fork(void)
+{
+	/* Release: pairs with the acquire CAS in lfht_gate_enter(). No step
+	 * ran while closed, so the count is 0 (in the child too). */
+	rcu_atomic_store(&gate, 0, memory_order_release);
+	lfht_futex_wake(&gate, INT32_MAX);
 }
 
 bool lfht_offline_begin(const struct rcu_flavour *f)

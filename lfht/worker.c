@@ -254,15 +254,17 @@ static void fork_prepare(void)
 
 static void fork_parent(void)
 {
-	lfht_gate_open_after_fork(false);
+	lfht_gate_open_after_fork();
 	pthread_mutex_unlock(&workers_mutex);
 }
 
 /* Single-threaded: every access below is relaxed, nothing runs beside. */
 static void fork_child(void)
 {
+	/* Before any thread starts: the locks the parent's threads held are
+	 * free for the child's. */
+	lfht_lock_fork_child();
 	for (struct lfht_worker *w = workers; w; w = w->next) {
-		rcu_atomic_store(&w->lock.word, 0, memory_order_relaxed);
 		rcu_atomic_store(&w->stack, NULL, memory_order_relaxed);
 		rcu_atomic_store(&w->sleeping, 0, memory_order_relaxed);
 		w->recheck = NULL;
@@ -276,7 +278,7 @@ static void fork_child(void)
 		}
 		(void)worker_start(w);
 	}
-	lfht_gate_open_after_fork(true);
+	lfht_gate_open_after_fork();
 	pthread_mutex_unlock(&workers_mutex);
 }
 

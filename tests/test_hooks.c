@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tests/test_hooks.c - tests that look inside the library: linked with a
+ * test build of it (LFHT_TEST_HOOKS) that counts the nodes a read walk
+ * visits and calls a hook after each resize step.
+ *
+ * - The duplicate walk's work is the key's run, counted, not timed.
+ * - fork() with the shared resize worker idle, paused between two grow
+ *   steps of a large table, and paused after a shrink step before its
+ *   grace period (holding the table's resize lock and its own): the child
+ *   finds every key, grows, shrinks and destroys its table within a bound;
+ *   the parent's table then reaches its size with every key.
+ */
+#define _GNU_SOURCE
+#include "lfht_test.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The test build's counters and hook (lfht/iter.c, lfht/resize.c). */
+extern _Thread_local unsigned long lfht_test_visits_;
+extern void (*lfht_test_step_hook_)(struct cds_lfht *ht, const char *step);
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(TEST_TSAN)
+#define TEST_TSAN 1
+#endif
+
+/* ---- the duplicate walk --------------------------------------------------- */
+
+START_TEST(duplicate_walk_visits_only_the_keys_run)
+{
+	struct cds_lfht *ht = cds_lfht_new(1UL << 16, 1, 0, 0, NULL);
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	uint64_t key = 12345;
+	unsigned long found = 0, visits;
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_read_lock();
+	for (int i = 0; i < 3; i++)
+		cds_lfht_add(ht, test_hash(key), &test_node_new(key, (uint64_t)i)->node);
+	rcu_read_unlock();
+	/* Four keys elsewhere, so the table is not quite empty: the run of
+	 * key is followed by thousands of bucket nodes before any of them. */
+	test_fill(ht, 1, 5);
+
+	rcu_read_lock();
+	lfht_test_visits_ = 0;
+	cds_lfht_for_each_duplicate(ht, test_hash(key), test_match, &key, &iter, node)
+		found++;
+	visits = lfht_test_visits_;
+	rcu_read_unlock();
+	fprintf(stderr, "[%s] duplicate walk over 3 duplicates in 65536 buckets: "
+		"%lu nodes visited by next_duplicate\n", TEST_FLAVOUR_NAME, visits);
+	ck_assert_uint_eq(found, 3);
+	/* The two later duplicates, then the node that ends the run. */
+	ck_assert_uint_le(visits, 3);
+	ck_assert_uint_ge(visits, 2);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
+/* ---- fork with the worker at each stage ----------------------------------- */
+
+#define FORK_KEYS (1UL << 17)
+#define CHILD_SECONDS 60.0
+#define WAIT_SECONDS 30.0
+
+/* The hook: pauses the worker once, at the named step, with the table at
+ * least min_size buckets (for "grow") until released. */
+static struct {
+	const char *step;
+	unsigned long min_size;
+	_Atomic(int) armed, paused, release;
+} pause_at;
+
+static void pause_hook(struct cds_lfht *ht, const char *step)
+{
+	int armed = 1;
+
+	/* Relaxed (all): flags between this hook and the test thread, each
+	 * polled until seen; the table itself is read under its own rules. */
+	if (rcu_atomic_load(&pause_at.armed, memory_order_relaxed) == 0 ||
+	    strcmp(step, pause_at.step) != 0 || lfht_nr_buckets(ht) < pause_at.min_size ||
+	    !rcu_atomic_cas(&pause_at.armed, &armed, 0, memory_order_relaxed,
+			    memory_order_relaxed))
+		return;
+	rcu_atomic_store(&pause_at.paused, 1, memory_order_relaxed);
+	while (!rcu_atomic_load(&pause_at.release, memory_order_relaxed)) {
+		struct timespec ms = { 0, 1000000 };
+
+		nanosleep(&ms, NULL);
+	}
+}
+
+static void arm_pause(const char *step, unsigned long min_size)
+{
+	pause_at.step = step;
+	pause_at.min_size = min_size;
+	rcu_atomic_store(&pause_at.paused, 0, memory_order_relaxed);
+	rcu_atomic_store(&pause_at.release, 0, memory_order_relaxed);
+	rcu_atomic_store(&pause_at.armed, 1, memory_order_relaxed);
+	lfht_test_step_hook_ = pause_hook;
+}
+
+static bool worker_paused(void *arg)
+{
+	(void)arg;
+	return rcu_atomic_load(&pause_at.paused, memory_order_relaxed) != 0;
+}
+
+struct size_goal {
+	struct cds_lfht *ht;
+	unsigned long at_least, at_most;
+};
+
+static bool size_reached(void *arg)
+{
+	struct size_goal *g = arg;
+	unsigned long n = lfht_nr_buckets(g->ht);
+
+	return n >= g->at_least && n <= g->at_most;
+}
+
+/* The child's checks cannot use ck_assert (it would run the rest of the
+ * suite in the child): they exit with a message. */
+#define CHILD_CHECK(cond, ...)						\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "[%s] child: ", TEST_FLAVOUR_NAME); \
+			fprintf(stderr, __VA_ARGS__);			\
+			fputc('\n', stderr);				\
+			_exit(1);					\
+		}							\
+	} while (0)
+
+/* In the child: keys [0, nr_keys) are all there; the table grows, shrinks
+ * and is destroyed. */
+static void child_uses_table(struct cds_lfht *ht, unsigned long nr_keys)
+{
+	struct size_goal grown = { ht, 1UL << 14, ~0UL }, shrunk = { ht, 1, 64 };
+	unsigned long n;
+
+	lfht_test_step_hook_ = NULL;
+	n = test_count_found(ht, 0, nr_keys);
+	CHILD_CHECK(n == nr_keys, "found %lu of %lu keys", n, nr_keys);
+	/* 2^17 keys more: the load asks for at least 2^14 buckets. */
+	test_fill(ht, 1UL << 40, (1UL << 40) + (1UL << 17));
+	CHILD_CHECK(test_wait_until(size_reached, &grown, WAIT_SECONDS),
+		    "table did not grow: %lu buckets", lfht_nr_buckets(ht));
+	n = test_del_all(ht);
+	CHILD_CHECK(n == nr_keys + (1UL << 17), "deleted %lu", n);
+	CHILD_CHECK(test_wait_until(size_reached, &shrunk, WAIT_SECONDS),
+		    "table did not shrink: %lu buckets", lfht_nr_buckets(ht));
+	CHILD_CHECK(cds_lfht_destroy(ht, NULL) == 0, "destroy failed");
+	rcu_barrier();
+	CHILD_CHECK(rcu_atomic_load(&test_bad_magic, memory_order_relaxed) == 0,
+		    "a reader saw a freed entry");
+	_exit(0);
+}
+
+/* Forks; the child runs child_uses_table(); waits for it, bounded. */
+static void fork_and_check_child(struct cds_lfht *ht, unsigned long nr_keys)
+{
+	double end = test_now() + CHILD_SECONDS;
+	int status = 0;
+	pid_t pid;
+
+	fflush(stderr);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		child_uses_table(ht, nr_keys);
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		struct timespec ms = { 0, 5000000 };
+
+		ck_assert_int_ge(got, 0);
+		if (got == pid)
+			break;
+		if (test_now() > end) {
+			rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			ck_abort_msg("child did not finish within %.0f s (hang)", CHILD_SECONDS);
+		}
+		nanosleep(&ms, NULL);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		/* The parent's worker must not stay paused for later tests. */
+		rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "child failed (status 0x%x, see stderr)", status);
+}
+
+static bool fork_tests_skip(void)
+{
+#ifdef TEST_TSAN
+	fprintf(stderr, "[%s] fork test skipped under ThreadSanitizer\n", TEST_FLAVOUR_NAME);
+	return true;
+#else
+	if (getenv("LFHT_TEST_EMULATED")) {
+		/* qemu-user 7.2 crashes when the child of a multithreaded
+		 * process creates a thread. */
+		fprintf(stderr, "[%s] fork test skipped under an emulator\n", TEST_FLAVOUR_NAME);
+		return true;
+	}
+	return false;
+#endif
+}
+
+/* After the child: the parent's table reaches a size its load allows and
+ * keeps every key. */
+static void parent_table_intact(struct cds_lfht *ht, unsigned long nr_keys,
+				unsigned long at_least, unsigned long at_most)
+{
+	struct size_goal goal = { ht, at_least, at_most };
+
+	rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
+	ck_assert_msg(test_wait_until(size_reached, &goal, WAIT_SECONDS),
+		      "parent table stuck at %lu buckets", lfht_nr_buckets(ht));
+	ck_assert_uint_eq(test_count_found(ht, 0, nr_keys), nr_keys);
+	lfht_test_step_hook_ = NULL;
+	test_empty_and_destroy(ht);
+}
+
+static struct cds_lfht *new_auto_table(void)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0,
+					   CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+
+	ck_assert_ptr_nonnull(ht);
+	return ht;
+}
+
+START_TEST(fork_with_worker_idle_child_grows_shrinks_destroys)
+{
+	struct cds_lfht *ht;
+	struct size_goal settled;
+
+	if (fork_tests_skip())
+		return;
+	ht = new_auto_table();
+	test_fill(ht, 0, 1000);
+	settled = (struct size_goal){ ht, 256, 256 };
+	ck_assert(test_wait_until(size_reached, &settled, WAIT_SECONDS));
+	fork_and_check_child(ht, 1000);
+	parent_table_intact(ht, 1000, 256, 256);
+}
+END_TEST
+
+START_TEST(fork_with_worker_mid_grow_child_grows_shrinks_destroys)
+{
+	struct cds_lfht *ht;
+
+	if (fork_tests_skip())
+		return;
+	ht = new_auto_table();
+	/* Paused between two grow steps of a table already past 2^12
+	 * buckets, with the resize lock held; the fill goes on. */
+	arm_pause("grow", 1UL << 12);
+	test_fill(ht, 0, FORK_KEYS);
+	ck_assert_msg(test_wait_until(worker_paused, NULL, WAIT_SECONDS),
+		      "worker never reached the grow step");
+	fprintf(stderr, "[%s] fork mid-grow at %lu buckets, %lu keys\n",
+		TEST_FLAVOUR_NAME, lfht_nr_buckets(ht), FORK_KEYS);
+	fork_and_check_child(ht, FORK_KEYS);
+	parent_table_intact(ht, FORK_KEYS, FORK_KEYS / 4, FORK_KEYS * 4);
+}
+END_TEST
+
+START_TEST(fork_with_worker_mid_shrink_child_grows_shrinks_destroys)
+{
+	struct cds_lfht *ht;
+	struct size_goal grown;
+
+	if (fork_tests_skip())
+		return;
+	ht = new_auto_table();
+	test_fill(ht, 0, FORK_KEYS);
+	grown = (struct size_goal){ ht, FORK_KEYS / 4, ~0UL };
+	ck_assert(test_wait_until(size_reached, &grown, WAIT_SECONDS));
+	/* Paused after the first shrink step: size lowered, the top order's
+	 * buckets unlinked, its table not yet freed (that waits for a grace
+	 * period after the steps). */
+	arm_pause("shrink", 1);
+	ck_assert_uint_eq(test_del_all(ht), FORK_KEYS);
+	ck_assert_msg(test_wait_until(worker_paused, NULL, WAIT_SECONDS),
+		      "worker never reached the shrink step");
+	fprintf(stderr, "[%s] fork mid-shrink at %lu buckets\n", TEST_FLAVOUR_NAME,
+		lfht_nr_buckets(ht));
+	fork_and_check_child(ht, 0);
+	parent_table_intact(ht, 0, 1, 64);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("hooks-" TEST_FLAVOUR_NAME);
+
+	TEST_ADD(s, duplicate_walk_visits_only_the_keys_run, 30);
+	TEST_ADD(s, fork_with_worker_idle_child_grows_shrinks_destroys, 120);
+	TEST_ADD(s, fork_with_worker_mid_grow_child_grows_shrinks_destroys, 120);
+	TEST_ADD(s, fork_with_worker_mid_shrink_child_grows_shrinks_destroys, 120);
+	return test_main(s);
+}
