@@ -4,7 +4,9 @@
 # run-doxygen.sh DOXYGEN DOXYFILE [OUTDIR STAMP]
 #
 # Runs doxygen on the configured Doxyfile and fails when it printed any
-# warning (the log is WARN_LOGFILE). With OUTDIR, the output goes there
+# warning (the log is WARN_LOGFILE), or when reference/check-reference.py
+# finds an internal name, a name listed twice, an entry without its RCU
+# state or ordering section, or an API name missing from the landing page. With OUTDIR, the output goes there
 # instead of the Doxyfile's OUTPUT_DIRECTORY (the test uses a temporary
 # directory so that it never races the `docs` target); with STAMP, touches it
 # on success (the `docs` target's output).
@@ -47,6 +49,10 @@ if [ -s "$log" ]; then
 	exit 1
 fi
 [ -f "$outdir/html/index.html" ] || { echo "run-doxygen.sh: no $outdir/html/index.html" >&2; exit 1; }
+python3 "$(dirname "$0")/reference/check-reference.py" "$outdir/html" || {
+	echo "run-doxygen.sh: the reference in $outdir/html fails its checks (above)" >&2
+	exit 1
+}
 echo "run-doxygen.sh: no warnings; reference in $outdir/html/index.html"
 if [ -n "$stamp" ]; then
 	touch "$stamp"

@@ -12,8 +12,9 @@
 #             build; runs the misuse (abort-with-a-message) tests
 #   tsan      clang, ThreadSanitizer; any report fails its test
 #   asan      gcc, AddressSanitizer + UndefinedBehaviorSanitizer, leaks fail
-#   aarch64   cross gcc, static, under qemu-aarch64 (tools/cross/)
-#   ppc64le   cross gcc, static, under qemu-ppc64le (tools/cross/)
+#   aarch64   cross gcc, static, under qemu-aarch64 (tools/cross/): the
+#             commands of docs/cross-compiling.md, bench-smoke included
+#   ppc64le   cross gcc, static, under qemu-ppc64le (the same)
 #
 # Each leg prints a banner, its test results and its wall time; the end is a
 # summary table and a last line "N passed, N failed" counting legs. Exits
@@ -88,7 +89,7 @@ filter_opts() {
 	local o name kept=()
 	for o in "${opts[@]}"; do
 		case "$o" in
-		-Db_*|-Dc_*|-Dwerror=*) kept+=("$o") ;;
+		-Db_*|-Dc_*|-Dwerror=*|-Ddefault_library=*) kept+=("$o") ;;
 		-D*=*) name=${o#-D}; name=${name%%=*}
 		       ! project_has_option "$name" || kept+=("$o") ;;
 		*) kept+=("$o") ;;
@@ -98,7 +99,8 @@ filter_opts() {
 }
 
 # Options that every leg shares: warnings are errors everywhere (the
-# project default, restated so a stale build dir cannot drift).
+# project leaves werror off by default, so that a consumer's build of it as
+# a subproject follows the consumer's; docs/subproject.md).
 common_opts=(-Dwerror=true -Dtests=enabled)
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -115,8 +117,10 @@ leg_config() {
 	release)
 		local docs=disabled
 		have doxygen && docs=enabled
+		# default_library=both: the install test checks the static
+		# libraries as well as the shared ones.
 		opts=("${common_opts[@]}" --buildtype=release -Ddebug_checks=false
-		      -Dbenchmarks=enabled -Ddocs=$docs)
+		      -Ddefault_library=both -Dbenchmarks=enabled -Ddocs=$docs)
 		;;
 	debug)
 		opts+=(--buildtype=debugoptimized -Ddebug_checks=true)
@@ -148,7 +152,12 @@ leg_config() {
 		cc=""
 		cross=$here/tools/cross/aarch64-linux-gnu.ini
 		needs=(aarch64-linux-gnu-gcc qemu-aarch64)
-		opts+=(--cross-file "$cross" --buildtype=debugoptimized)
+		# What docs/cross-compiling.md shows (default build type,
+		# benchmarks and docs on auto, so bench-smoke runs under qemu)
+		# plus the options every leg shares; auto is restated so that
+		# a build dir configured otherwise before cannot drift.
+		opts=("${common_opts[@]}" --cross-file "$cross"
+		      -Dbenchmarks=auto -Ddocs=auto)
 		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
 		timeout_mult=2
 		;;
@@ -156,7 +165,12 @@ leg_config() {
 		cc=""
 		cross=$here/tools/cross/ppc64le-linux-gnu.ini
 		needs=(powerpc64le-linux-gnu-gcc qemu-ppc64le)
-		opts+=(--cross-file "$cross" --buildtype=debugoptimized)
+		# What docs/cross-compiling.md shows (default build type,
+		# benchmarks and docs on auto, so bench-smoke runs under qemu)
+		# plus the options every leg shares; auto is restated so that
+		# a build dir configured otherwise before cannot drift.
+		opts=("${common_opts[@]}" --cross-file "$cross"
+		      -Dbenchmarks=auto -Ddocs=auto)
 		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
 		timeout_mult=2
 		;;

@@ -11,9 +11,16 @@
 # through lfht's own subprojects/rcu, with no wrap of its own. Checks:
 #   - meson setup prints no WARNING;
 #   - -Dlfht:debug_checks=false is accepted and in effect;
-#   - nothing of lfht's or rcu's tests, benchmarks or docs is defined or
-#     installed (man pages);
-#   - both programs (QSBR and memb) build and pass as the consumer's tests.
+#   - lfht and rcu follow the consumer's werror and default_library (set
+#     here to false and static, the opposite of what lfht uses in its own
+#     CI): the options say so and no lfht or rcu source compiles with
+#     -Werror;
+#   - nothing of lfht's or rcu's tests, benchmarks or docs is defined, and
+#     nothing of lfht or rcu is installed by the consumer's `meson install`;
+#   - both programs (QSBR and memb) build and pass as the consumer's tests;
+#   - a second configuration, with the consumer's own werror=true and
+#     -Dlfht:install=enabled, gets werror on in lfht and rcu and installs
+#     their libraries, both header trees and the three .pc files.
 # Offline: nothing is downloaded.
 set -euo pipefail
 
@@ -54,6 +61,7 @@ WRAP
 
 echo "run-consumer.sh: meson setup (consumer in $proj)"
 (cd "$proj" && "$meson" setup "$build" \
+	-Dwerror=false -Ddefault_library=static \
 	-Dlfht:debug_checks=false \
 	--force-fallback-for=lfht,rcu-qsbr,rcu-memb) >"$work/setup.log" 2>&1 || {
 	cat "$work/setup.log"
@@ -71,13 +79,24 @@ grep -Eq "Executing subproject (lfht:)?rcu" "$work/setup.log" ||
 "$meson" introspect --targets "$build" >"$work/targets.json"
 "$meson" introspect --tests "$build" >"$work/tests.json"
 "$meson" introspect --installed "$build" >"$work/installed.json"
-python3 - "$work" <<'PY' || fail "see above"
+python3 - "$work" "$build" <<'PY' || fail "see above"
 import json, sys
-work = sys.argv[1]
+work, build = sys.argv[1:3]
 options = {o['name']: o['value'] for o in json.load(open(f'{work}/options.json'))}
 errors = []
 if options.get('lfht:debug_checks') != 'false':
     errors.append(f"lfht:debug_checks is {options.get('lfht:debug_checks')!r}, not 'false'")
+# The consumer said werror=false, default_library=static: both subprojects
+# must follow (lfht used to force werror=true and default_library=both).
+for sub in ('lfht', 'rcu'):
+    for name, want in (('werror', False), ('default_library', 'static')):
+        got = options.get(f'{sub}:{name}')
+        if got != want:
+            errors.append(f'{sub}:{name} is {got!r}, not the consumer\'s {want!r}')
+for cmd in json.load(open(f'{build}/compile_commands.json')):
+    src = cmd['file'].replace('\\', '/')
+    if '/subprojects/' in src and '-Werror' in cmd['command'].split():
+        errors.append(f"{src} compiles with -Werror although the consumer's werror is false")
 for t in json.load(open(f'{work}/targets.json')):
     where = t['defined_in'].replace('\\', '/')
     for part in ('/subprojects/lfht/tests/', '/subprojects/lfht/tools/',
@@ -85,9 +104,9 @@ for t in json.load(open(f'{work}/targets.json')):
                  '/subprojects/lfht/rcu/tests/'):
         if part in where:
             errors.append(f"subproject target {t['name']} defined in {where}")
-for dest in json.load(open(f'{work}/installed.json')).values():
-    if '/man/' in dest or '/doc/' in dest:
-        errors.append(f'the subproject installs documentation: {dest}')
+for src, dest in json.load(open(f'{work}/installed.json')).items():
+    errors.append(f'the consumer\'s meson install would install {dest} (from {src}); '
+                  'lfht installs only with -Dlfht:install=enabled')
 names = sorted(t['name'] for t in json.load(open(f'{work}/tests.json')))
 if names != ['memb-user', 'qsbr-user']:
     errors.append(f'tests registered: {names}, want only the consumer\'s two')
@@ -108,4 +127,37 @@ echo "run-consumer.sh: meson test"
 }
 grep -E '^ *(Ok|OK|Fail|FAIL)' "$work/test.log" || true
 grep -Eq 'Ok: +2' "$work/test.log" || { cat "$work/test.log"; fail "expected 2 passing tests"; }
+
+# Asked for, lfht installs with the consumer (configuration only: what
+# `meson install` would install), and the consumer's werror=true (its
+# project default) reaches lfht and rcu.
+echo "run-consumer.sh: meson setup -Dlfht:install=enabled"
+(cd "$proj" && "$meson" setup "$work/build-install" -Dlfht:install=enabled \
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb) >"$work/setup-install.log" 2>&1 || {
+	cat "$work/setup-install.log"
+	fail "meson setup -Dlfht:install=enabled failed"
+}
+"$meson" introspect --buildoptions "$work/build-install" >"$work/options-install.json"
+"$meson" introspect --installed "$work/build-install" >"$work/installed-install.json"
+python3 - "$work" <<'PY' || fail "see above"
+import json, sys
+work = sys.argv[1]
+options = {o['name']: o['value'] for o in json.load(open(f'{work}/options-install.json'))}
+errors = []
+for sub in ('lfht', 'rcu'):
+    if options.get(f'{sub}:werror') is not True:
+        errors.append(f"{sub}:werror is {options.get(f'{sub}:werror')!r}, "
+                      "not the consumer's True")
+    if options.get(f'{sub}:install') != 'enabled':
+        errors.append(f"{sub}:install is {options.get(f'{sub}:install')!r}, not 'enabled'")
+dests = [d.replace('\\', '/') for d in json.load(open(f'{work}/installed-install.json')).values()]
+for want in ('/include/lfht/lfht.h', '/include/lfht/extensions.h', '/include/rcu/qsbr.h',
+             '/include/rcu/memb.h', '/pkgconfig/lfht.pc', '/pkgconfig/rcu-qsbr.pc',
+             '/pkgconfig/rcu-memb.pc', '/liblfht.so', '/librcu-qsbr.so', '/librcu-memb.so'):
+    if not any(d.endswith(want) for d in dests):
+        errors.append(f'-Dlfht:install=enabled does not install *{want}')
+for e in errors:
+    print('run-consumer.sh:', e, file=sys.stderr)
+sys.exit(1 if errors else 0)
+PY
 echo "run-consumer.sh: ok"
