@@ -66,7 +66,17 @@ LFHT_API struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
 /*
  * A new table using the flavour whose header was included. May be called
  * before any thread is registered. NULL with errno EINVAL for a size that is
- * not a power of two, ENOMEM when memory runs out.
+ * not a power of two, ENOMEM when memory runs out, or (CDS_LFHT_AUTO_RESIZE)
+ * pthread_create()'s error when the resize worker cannot be started.
+ *
+ * attr (or NULL) is used for exactly the threads that run this table's
+ * resizes: the resize worker, one thread shared by every CDS_LFHT_AUTO_RESIZE
+ * table of the same flavour and the same attr pointer (created by the first
+ * such cds_lfht_new(), stopped by the destroy of the last), and the helper
+ * threads that split a large resize of this table. It must stay valid until
+ * cds_lfht_destroy(), which hands it back. Updates never wait for the worker:
+ * they flag the table and wake it, lock-free. The worker survives fork(): in
+ * the child it is started again.
  */
 static inline struct cds_lfht *cds_lfht_new(unsigned long init_size,
 					    unsigned long min_nr_alloc_buckets,
