@@ -84,6 +84,21 @@ static inline int test_memb_fence_mode(void)
 #define TEST_UNDER_TSAN 0
 #endif
 
+/* Built with AddressSanitizer (clang or gcc spelling). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_ASAN)
+#define TEST_ASAN 1
+#endif
+#ifdef TEST_ASAN
+#define TEST_UNDER_ASAN 1
+#else
+#define TEST_UNDER_ASAN 0
+#endif
+
 #include <rcu/atomic.h>
 
 #include <check.h>
