@@ -277,7 +277,7 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 /* lfht_list_mark_removed(n, bucket): ok when this call set REMOVED. */
 inline mark_removed(n, flags, wd, ok)
 {
-	wd = w[n];			/* relaxed */
+	atomic { assert(!freed[n]); wd = w[n] }	/* relaxed */
 	do
 #ifndef MUTANT_NO_OWNER_CHECK
 	:: IS_REM(wd) -> ok = 0; break
@@ -294,11 +294,20 @@ inline mark_removed(n, flags, wd, ok)
 	wd = 0
 }
 
-/* cds_lfht_del(n) inside a read-side section, then call_rcu-like free
- * after a grace period when it won. */
+/*
+ * cds_lfht_del(n) by a caller that found n in the read-side section it is
+ * in (threads that start with a node in hand start inside a section, see
+ * init); then, when it won, the section ends and n is freed after a grace
+ * period. A second free of n fails the assertion.
+ */
+inline free_node(n)
+{
+	assert(!freed[n]);
+	freed[n] = 1
+}
+
 inline del_and_free(me, n, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
 {
-	read_lock(me);
 	mark_removed(n, REMOVED | OWNER, wd, ok);
 	if
 	:: ok ->
@@ -308,7 +317,7 @@ inline del_and_free(me, n, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
 #endif
 		read_unlock(me);
 		synchronize(me, q, s);
-		freed[n] = 1
+		free_node(n)
 	:: else -> read_unlock(me)
 	fi;
 	ok = 0
@@ -317,7 +326,7 @@ inline del_and_free(me, n, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
 /* cds_lfht_replace(old -> new): ok when it won. */
 inline replace(old, new, prev, cur, pw, cw, crh, sz, st, ok, wd)
 {
-	wd = w[old];			/* relaxed */
+	atomic { assert(!freed[old]); wd = w[old] }	/* relaxed */
 	do
 	:: IS_REM(wd) -> ok = 0; break
 	:: !IS_REM(wd) ->
@@ -346,16 +355,16 @@ inline replace(old, new, prev, cur, pw, cw, crh, sz, st, ok, wd)
 	wd = 0
 }
 
+/* cds_lfht_replace() by a caller that found old in its current section. */
 inline replace_and_free(me, old, new, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
 {
-	read_lock(me);
 	replace(old, new, prev, cur, pw, cw, crh, sz, st, ok, wd);
 	read_unlock(me);
 	if
 	:: ok ->
 		nwin++;
 		synchronize(me, q, s);
-		freed[old] = 1
+		free_node(old)
 	:: else
 	fi;
 	ok = 0
@@ -463,7 +472,7 @@ proctype thread2()
 	if
 	:: ret != 0 ->
 		synchronize(2, q, s);
-		freed[ret] = 1
+		free_node(ret)
 	:: else
 	fi;
 	done2 = 1
@@ -496,7 +505,7 @@ proctype thread3()
 #ifndef MUTANT_FREE_BEFORE_GP
 	synchronize(3, q, s);
 #endif
-	freed[2] = 1
+	free_node(2)
 #endif
 }
 
@@ -585,6 +594,13 @@ init
 		NODE(3, 3, 0);		/* b */
 		NODE(4, 2, 0);		/* c */
 		NODE(5, 2, 0);		/* d */
+		/* The threads that del or replace a node found it by a lookup
+		 * in the section they are still in when they start. */
+		sec[1] = 1;
+		sec[3] = 1;
+#ifdef SCENARIO_REMOVE
+		sec[2] = 1;
+#endif
 #endif
 		run reader();
 		run thread1();
