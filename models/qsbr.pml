@@ -11,18 +11,21 @@
  *   rcu/src/gp.c            the updater side, through gp.pml
  *
  * Abstractions: the counter starts at 1 and steps by 1 (as in gp.c); one
- * grace period runs. Two readers: reader 0 registers (which goes online),
- * takes the pointer, announces a quiescent state, takes it again, and goes
- * offline; reader 1 comes online, takes the pointer and goes offline. The
- * updater is an unregistered thread (an online caller goes offline first,
- * which is reader 0's offline path). Read-side sections are empty in QSBR:
+ * grace period runs. Two readers: reader 0 registers (which goes online)
+ * and loops taking the pointer and announcing a quiescent state, like an
+ * event loop, until synchronize_rcu() has returned, then goes offline; so
+ * the updater depends on its quiescent states. Reader 1 comes online,
+ * takes the pointer and goes offline. The updater is an unregistered
+ * thread (an online caller goes offline first: reader 1's offline path). Read-side sections are empty in QSBR:
  * a pointer taken while online is valid until the next quiescent state.
  *
- * Properties: as memb.pml: no reader finds the object it took poisoned
- * (the grace-period guarantee), no invalid end state (no lost wake-up),
- * and with -DCHECK_PROGRESS, <> gp_done under weak fairness.
+ * Properties: no reader finds the object it took poisoned (the
+ * grace-period guarantee) and no invalid end state; with -DCHECK_PROGRESS,
+ * <> gp_done under weak fairness, which is where a lost wake-up shows
+ * here: reader 0 keeps running, so a sleeping updater that nobody wakes is
+ * a cycle in which synchronize_rcu() never returns, not a deadlock.
  *
- * Mutants (each must be refuted):
+ * Mutants (each must be refuted; all but the first by the progress check):
  *   MUTANT_ONLINE_NO_FENCE   thread_online() without its fence: the
  *                            updater scans the slot as offline while the
  *                            reader already reads;
@@ -32,7 +35,12 @@
  *   MUTANT_NO_SLEEP_FENCE    no fence between futex = -1 and the rescan
  *                            (gp.pml): lost wake-up;
  *   MUTANT_NO_RESCAN         the updater sleeps without rescanning after
- *                            futex = -1 (gp.pml): lost wake-up.
+ *                            futex = -1 (gp.pml): lost wake-up;
+ *   MUTANT_QS_NO_FENCE       quiescent_state() without its fence: slot
+ *                            store and futex load pass each other, the
+ *                            updater sleeps for ever while reader 0 keeps
+ *                            announcing;
+ *   MUTANT_QS_NO_WAKE        quiescent_state() never wakes the updater.
  */
 
 #define NR	2
@@ -70,8 +78,14 @@ inline quiescent_state(me, c, g)
 	if
 	:: c != g ->
 		r_store(me, g);		/* release */
+#ifndef MUTANT_QS_NO_FENCE
 		reader_fence(me);
+#endif
+#ifndef MUTANT_QS_NO_WAKE
 		check_futex(me, c)
+#else
+		skip
+#endif
 	:: else
 	fi;
 	c = 0;
@@ -114,11 +128,14 @@ active proctype reader0()
 	byte v;
 
 	thread_online(0, g);		/* rcu_register_thread() */
-	p = ptr;
-	read_obj(p, v);
-	quiescent_state(0, c, g);
-	p = ptr;
-	read_obj(p, v);
+	/* An event loop: it stays online, announcing quiescent states,
+	 * until the grace period is over; then it unregisters. */
+	do
+	:: p = ptr;
+		read_obj(p, v);
+		quiescent_state(0, c, g)
+	:: gp_done -> break
+	od;
 	thread_offline(0, c)
 }
 
