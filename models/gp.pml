@@ -88,7 +88,8 @@ inline w_drain_all()
 #define W_STORE(full, mem, val, v) \
 	atomic { W_DRAIN_ONE(full, mem, val); val = v; full = 1 }
 
-/* Stores reach memory whenever this process gets to run. */
+/* Stores reach memory whenever this process gets to run. Written out for
+ * the two readers both flavour models use (NR 2). */
 active proctype drainer()
 {
 end:	do
