@@ -20,8 +20,10 @@
  * program order: the acquire/release pairs (gp.c notes 2 and 4) are taken
  * as given, see docs/verification.md.
  *
- * The includer defines: NR (readers), GP_INIT, GP_STEP, the reader slots'
- * buffers through R_DRAIN_ALL(), and fence_all_readers().
+ * The includer defines NR (2: the drainer is written for two readers),
+ * GP_INIT, GP_STEP and fence_all_readers(). Mutants of the updater, named
+ * in the includers' headers: MUTANT_NO_GP_FENCE, MUTANT_NO_SLEEP_FENCE,
+ * MUTANT_NO_RESCAN.
  */
 
 #define POISON	2
