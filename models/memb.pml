@@ -44,7 +44,9 @@
  *                            (two steps swapped): lost wake-up;
  *   MUTANT_NESTED_RESNAPSHOT a nested lock refreshes the snapshot
  *                            (ctr = gp.ctr + nesting + 1): the outer
- *                            section is no longer waited for.
+ *                            section is no longer waited for;
+ *   MUTANT_NO_RESCAN         the updater sleeps without rescanning after
+ *                            futex = -1 (gp.pml): lost wake-up.
  */
 
 #define NR	2
