@@ -46,7 +46,16 @@
  *                            (ctr = gp.ctr + nesting + 1): the outer
  *                            section is no longer waited for;
  *   MUTANT_NO_RESCAN         the updater sleeps without rescanning after
- *                            futex = -1 (gp.pml): lost wake-up.
+ *                            futex = -1 (gp.pml): lost wake-up;
+ *   MUTANT_RELAXED_SNAPSHOT  the lock's load of gp.ctr is relaxed, so the
+ *                            section's first load may run before it (load
+ *                            reordering written out in reader 1): a
+ *                            section holding an old pointer snapshots the
+ *                            new counter;
+ *   MUTANT_RELAXED_UNLOCK    the unlock's store of 0 is relaxed, so the
+ *                            section's last load may run after it (written
+ *                            out in reader 1): the updater frees what the
+ *                            reader is still reading.
  */
 
 #define NR	2
@@ -150,8 +159,29 @@ active proctype reader1()
 	bit p;
 	byte v;
 
+	/*
+	 * Loads run in program order here; the two mutants below write out
+	 * the reordering that a relaxed counter load or a relaxed slot store
+	 * at unlock would allow.
+	 */
+#ifdef MUTANT_RELAXED_SNAPSHOT
+	p = ptr;		/* passes the relaxed load of gp.ctr */
+	read_lock(1, c, g);
+#else
 	read_lock(1, c, g);
 	p = ptr;
+#endif
+#ifdef MUTANT_RELAXED_UNLOCK
+	r_load_own(1, c);
+	r_store(1, 0);		/* relaxed: the load below passes it */
+	read_obj(p, v);
+	c = futex;
+	if
+	:: c == -1 -> wake_writer(1, c)
+	:: else
+	fi
+#else
 	read_obj(p, v);
 	read_unlock(1, c)
+#endif
 }
