@@ -28,9 +28,13 @@
  * before it is published and never change; match() compares hashes. A
  * grace period is the abstract guarantee the memb and qsbr models check:
  * synchronize() waits until every other thread that was inside a
- * read-side section when it began has left that section. Freeing sets
- * freed[n]; every dereference asserts !freed[n]. The resize worker's
- * helper threads, the orders array and the split counters are left out.
+ * read-side section when it began has left that section. A thread that
+ * dels or replaces a node starts inside the section in which it looked
+ * the node up. Freeing sets freed[n]; every dereference, and every free,
+ * asserts !freed[n]. The bucket comes from one load of size (the code's
+ * lfht_view_bucket_() load; the size lfht_bucket_for_hash() returns is a
+ * hint). The resize worker's helper threads, the orders array and the
+ * split counters are left out.
  *
  * One scenario per run (-DSCENARIO_...), each with its bounds:
  *   INSERT   size 1 -> 2: thread 1 add_unique(h1, node 3) then add(h3,
