@@ -32,8 +32,8 @@
  * dels or replaces a node starts inside the section in which it looked
  * the node up. Freeing sets freed[n]; every dereference, and every free,
  * asserts !freed[n]. The bucket comes from one load of size (the code's
- * lfht_view_bucket_() load; the size lfht_bucket_for_hash() returns is a
- * hint). The resize worker's helper threads, the orders array and the
+ * lfht_view_bucket_() load; list.c does not use the size that
+ * lfht_bucket_for_hash() also returns). The resize worker's helper threads, the orders array and the
  * split counters are left out.
  *
  * One scenario per run (-DSCENARIO_...), each with its bounds:
