@@ -8,7 +8,7 @@
 # package is there: each one is checked with dpkg first, and `apt-get update`
 # runs only when something has to be installed.
 #
-#   (no option)  native build, tests, sanitizers, benchmarks, docs
+#   (no option)  native build, tests, sanitizers, benchmarks, docs, models
 #   --cross      also the aarch64 and ppc64le cross compilers, qemu-user and
 #                the arm64/ppc64el builds of Check (multiarch), for the
 #                emulated legs of tools/test-all.sh
@@ -37,9 +37,10 @@ command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
 # Native: build tools, Check, both compilers, clang's sanitizer runtimes
 # (libclang-rt-14-dev holds TSan/ASan/UBSan for clang 14 on Debian 12),
 # liburcu for the side-by-side benchmarks only, gnuplot for their plots,
-# doxygen for the API reference, python3 for meson.
+# doxygen for the API reference, python3 for meson, spin for the model
+# checks of models/ (suite models).
 packages=(meson ninja-build pkg-config check libsubunit-dev gcc clang
-	libclang-rt-14-dev liburcu-dev gnuplot-nox doxygen python3)
+	libclang-rt-14-dev liburcu-dev gnuplot-nox doxygen python3 spin)
 
 # Cross: the compilers with their static C libraries, qemu's user-mode
 # emulators, and Check (libcheck.a, check.pc) for each target architecture.
