@@ -26,29 +26,12 @@
 
 struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
 {
-	unsigned order = lfht_order_of_index_(index);
-	_Atomic(struct cds_lfht_node *) *orders =
-		/* Acquire: pairs with the release in lfht_orders_reserve(). */
-		rcu_atomic_load(&ht->view.orders, memory_order_acquire);
-	/* Relaxed: the caller knows (from an acquire load of size, which
-	 * pairs with the release store of size after lfht_order_publish(), or
-	 * from holding resize_lock, or from being a link helper that the holder
-	 * let go, with a release, after publishing) that the order is
-	 * published. */
-	struct cds_lfht_node *table =
-		rcu_atomic_load(&orders[order], memory_order_relaxed);
-
-	return table + (index - ((1UL << order) >> 1));
-}
-
-struct cds_lfht_node *lfht_bucket_for_hash(struct cds_lfht *ht, unsigned long hash,
-					   unsigned long *size)
-{
-	/* Acquire: pairs with the release stores of size in grow_order()
-	 * and shrink_order(), as in lfht_view_bucket_() (lfht.h), which
-	 * loads size again for its own use. */
-	*size = rcu_atomic_load(&ht->view.size, memory_order_acquire);
-	return lfht_view_bucket_(&ht->view, hash);
+	/* Acquire: pairs with the release in lfht_orders_reserve(). The
+	 * caller knows (from an acquire load of size, which pairs with the
+	 * release store of size after lfht_order_publish(), or from holding
+	 * resize_lock, or from being a link helper that the holder let go,
+	 * with a release, after publishing) that the order is published. */
+	return lfht_bucket_in_(rcu_atomic_load(&ht->view.orders, memory_order_acquire), index);
 }
 
 /* One orders array; view.orders points at its entries, and the block is

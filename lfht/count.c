@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/count.c - split counters (CDS_LFHT_ACCOUNTING) and the resize
- * triggers they feed; cds_lfht_count_nodes.
+ * lfht/count.c - split counters (CDS_LFHT_ACCOUNTING): counting and
+ * summing, nothing else (resize.c decides what the counts mean).
  *
  * Owns the counter slots: one cache-line-padded signed counter per CPU
  * (sched_getcpu(); slot index masked, so any CPU number is safe). An add
@@ -9,13 +9,11 @@
  * all slots is the exact node count whenever no update is in flight. No
  * counter is shared on the update path.
  *
- * Invariant: a slot's value changes only by relaxed atomic +-1. Every
- * 2^k-th update counted in a slot of this table (k grows with the table,
- * up to 2^10) looks at the sum and, past a threshold, asks the worker to
- * act (resize.c decides; while the count keeps moving the worker looks
- * again by itself).
+ * Invariant: a slot's value changes only by relaxed atomic +-1. Each slot
+ * also counts the table's updates made on it, which paces resize.c's looks
+ * at the sum: a table's triggers depend on its own updates only.
  *
- * Relies on worker.c for lfht_resize_request() and iter.c's traversal rules.
+ * Calls internal.h only.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -103,8 +101,9 @@ static struct lfht_counter_slot *count_slot(struct lfht_counters *c)
 	return &c->slots[(unsigned long)(cpu < 0 ? 0 : cpu) & c->mask];
 }
 
-/* Counts one update in slot; true when this one should look at the sum. */
-static bool count_pace(struct lfht_counter_slot *slot, unsigned long mask)
+/* Counts one update of the table in slot (the resize triggers' pace);
+ * returns the slot's count of updates. */
+static unsigned long count_update(struct lfht_counter_slot *slot)
 {
 	/* Relaxed, and not an RMW: a pacing hint, where a count lost to a
 	 * thread that moved CPU between the two costs nothing; the slot's
@@ -112,73 +111,29 @@ static bool count_pace(struct lfht_counter_slot *slot, unsigned long mask)
 	unsigned long ops = rcu_atomic_load(&slot->ops, memory_order_relaxed) + 1;
 
 	rcu_atomic_store(&slot->ops, ops, memory_order_relaxed);
-	return !(ops & mask);
+	return ops;
 }
 
-/* A slot looks at the sum every (mask + 1) updates: often for small
- * tables, every 1024 for large ones (a sum reads every slot). */
-static unsigned long count_period_mask(unsigned long size)
+unsigned long lfht_count_add(struct cds_lfht *ht)
 {
-	unsigned long period = size >> 3;
-
-	if (period > 1024)
-		period = 1024;
-	return period ? period - 1 : 0;
-}
-
-void lfht_count_add(struct cds_lfht *ht, unsigned long size)
-{
-	struct lfht_counters *c = ht->counters;
 	struct lfht_counter_slot *slot;
 
-	if (!c)
-		return;
-	slot = count_slot(c);
+	if (!ht->counters)
+		return 0;
+	slot = count_slot(ht->counters);
 	/* Relaxed: the count is a statistic; no data hangs on it. */
 	rcu_atomic_add(&slot->value, 1, memory_order_relaxed);
-	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) &&
-	    count_pace(slot, count_period_mask(size)) &&
-	    lfht_load_too_high(lfht_counters_count(ht), size))
-		lfht_resize_request(ht);
+	return count_update(slot);
 }
 
-void lfht_count_del(struct cds_lfht *ht)
+unsigned long lfht_count_del(struct cds_lfht *ht)
 {
-	struct lfht_counters *c = ht->counters;
 	struct lfht_counter_slot *slot;
-	unsigned long size;
 
-	if (!c)
-		return;
-	slot = count_slot(c);
+	if (!ht->counters)
+		return 0;
+	slot = count_slot(ht->counters);
 	/* Relaxed: as in lfht_count_add(). */
 	rcu_atomic_sub(&slot->value, 1, memory_order_relaxed);
-	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
-		return;
-	/* Relaxed: a hint; the worker decides with the size it holds. */
-	size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
-	if (size > ht->min_nr_alloc_buckets &&
-	    count_pace(slot, count_period_mask(size)) &&
-	    lfht_load_too_low(lfht_counters_count(ht), size))
-		lfht_resize_request(ht);
-}
-
-void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
-			  unsigned long *count, long *split_count_after)
-{
-	unsigned long n = 0;
-	struct cds_lfht_node *node;
-
-	*split_count_before = lfht_counters_sum(ht);
-	/* Acquire: pairs with the CAS that linked each successor. */
-	node = lfht_ptr(rcu_atomic_load(&ht->bucket0.next, memory_order_acquire));
-	while (node) {
-		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
-
-		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_)))
-			n++;
-		node = lfht_ptr(word);
-	}
-	*count = n;
-	*split_count_after = lfht_counters_sum(ht);
+	return count_update(slot);
 }

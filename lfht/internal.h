@@ -29,30 +29,10 @@
 
 /* The largest bucket count ever reached: 2^(bits-1). */
 #define LFHT_MAX_ORDER (LFHT_LONG_BITS_ - 1)
-/*
- * Auto-resize grows a table holding more than LFHT_LOAD nodes per bucket,
- * to LFHT_LOAD / 2 to LFHT_LOAD per bucket, and (with accounting) shrinks
- * one holding less than a quarter of a node per bucket, to one to two. A
- * bucket costs 16 bytes: 4 bytes per entry at 4 nodes per bucket, the
- * bucket count liburcu's table reaches for the same keys when its resize
- * keeps up (docs/performance.md, memory).
- */
-#define LFHT_LOAD 4UL
-
-/* The two thresholds above, shared by the triggers (count.c) and the
- * decisions (resize.c). */
-static inline bool lfht_load_too_high(unsigned long count, unsigned long size)
-{
-	return count > size * LFHT_LOAD;
-}
-
-static inline bool lfht_load_too_low(unsigned long count, unsigned long size)
-{
-	return count < size >> 2;
-}
 
 struct lfht_counters;
 struct lfht_request;
+struct lfht_worker;
 
 /* A lock of the resize side that fork() cannot leave held (sync.c). */
 struct lfht_lock {
@@ -87,11 +67,6 @@ struct cds_lfht {
 
 /* ---- next-word helpers ---------------------------------------------------- */
 
-static inline struct cds_lfht_node *lfht_ptr(uintptr_t word)
-{
-	return (struct cds_lfht_node *)(word & ~(uintptr_t)LFHT_FLAGS_);
-}
-
 static inline bool lfht_is_removed(uintptr_t word)
 {
 	return (word & LFHT_REMOVED_) != 0;
@@ -101,48 +76,6 @@ static inline bool lfht_is_bucket(uintptr_t word)
 {
 	return (word & LFHT_BUCKET_) != 0;
 }
-
-/*
- * The "full memory barrier before and after the atomic commit" that the API
- * promises for add, add_unique, add_replace, replace and del (on success).
- * Called right before and right after each commit CAS: the seq_cst CASes of
- * lfht_list_add(), cds_lfht_replace() and lfht_list_mark_removed().
- *
- * Before the commit it orders every earlier access of the caller (its writes
- * to the new entry, relaxed or plain, and its earlier reads) before the
- * commit; pairs with the acquire ->next loads of traversals
- * (lfht_lookup_inline_() in <lfht/lfht.h>, iter.c, list.c), which see the
- * entry once they see the commit. After the commit it orders the commit
- * before every later access of the caller (the unlink walk, the caller's
- * call_rcu() or later lookups); pairs with the commit fences of other
- * updaters and with full fences of the caller's own (store-buffering: of
- * two threads that each commit and then read the other's word, one sees
- * the other's commit). See docs/memory-ordering.md, "Commits".
- *
- * x86 (TSO): the commit is a locked cmpxchg, which the CPU already executes
- * as a full barrier (it drains the store buffer; TSO reorders nothing else),
- * so only the compiler must be kept from moving accesses across it, which
- * C11 would allow for relaxed and plain accesses around a seq_cst RMW; a
- * compiler barrier does that. Weaker targets (aarch64, ppc64le): a seq_cst
- * RMW is not a full fence there (later loads may pass it), so a seq_cst
- * fence is issued.
- */
-#if defined(__x86_64__) || defined(__i386__)
-static inline void lfht_commit_fence(void)
-{
-	/* Compiler-only: the locked CAS next to it is the CPU's full barrier
-	 * (see above); pairs as the fence below does. */
-	rcu_compiler_barrier();
-}
-#else
-static inline void lfht_commit_fence(void)
-{
-	/* Full fence: pairs with the acquire ->next loads of traversals
-	 * (before the commit) and with other updaters' commit fences (after
-	 * it), see above. */
-	rcu_fence(memory_order_seq_cst);
-}
-#endif
 
 /* ---- memory ----------------------------------------------------------------- */
 
@@ -185,9 +118,6 @@ LFHT_HIDDEN void lfht_wait_grace_period(const struct rcu_flavour *f);
 
 LFHT_HIDDEN struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
 						 unsigned long index);
-LFHT_HIDDEN struct cds_lfht_node *lfht_bucket_for_hash(struct cds_lfht *ht,
-						       unsigned long hash,
-						       unsigned long *size);
 LFHT_HIDDEN int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size);
 LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order);
 LFHT_HIDDEN struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order);
@@ -229,16 +159,27 @@ LFHT_HIDDEN struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned lo
 						enum lfht_add_mode mode,
 						cds_lfht_match_fct match, const void *key,
 						unsigned *chain);
-/* Links bucket node (next = BUCKET, reverse_hash set) after start. */
-LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht_node *start,
+/* Replaces old (reverse_hash of hash) by new_node in one commit and
+ * unlinks old; -ENOENT if old was removed first. */
+LFHT_HIDDEN int lfht_list_replace(struct cds_lfht *ht, unsigned long hash,
+				  struct cds_lfht_node *old, struct cds_lfht_node *new_node);
+/* Removes node (commit) and unlinks it; false if it was removed before. */
+LFHT_HIDDEN bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node);
+/* Links bucket (next = BUCKET, reverse_hash set) after parent; resizer. */
+LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
 				      struct cds_lfht_node *bucket);
-/* Returns once no removed node with reverse hash <= that of hash is
- * reachable from hash's bucket (so a node removed before the call is
- * unlinked). */
-LFHT_HIDDEN void lfht_list_unlink_removed(struct cds_lfht *ht, unsigned long hash);
-/* Sets REMOVED (and REMOVAL_OWNER unless bucket) on node's next; false if
- * it was already set. */
-LFHT_HIDDEN bool lfht_list_mark_removed(struct cds_lfht_node *node, bool bucket);
+/* Removes bucket index (a shrink, after lowering the size) and unlinks it. */
+LFHT_HIDDEN void lfht_list_remove_bucket(struct cds_lfht *ht, struct cds_lfht_node *bucket,
+					 unsigned long index);
+
+/* ---- read walks (iter.c) ---------------------------------------------------- */
+
+/* Inside a read-side section: whether no live node is left, how many there
+ * are, and an estimate of the count from samples of size buckets. */
+LFHT_HIDDEN bool lfht_iter_empty(struct cds_lfht *ht);
+LFHT_HIDDEN unsigned long lfht_iter_count(struct cds_lfht *ht);
+LFHT_HIDDEN unsigned long lfht_iter_estimate_count(struct cds_lfht *ht, unsigned long size,
+						   unsigned long samples);
 
 /* ---- counters (count.c) --------------------------------------------------- */
 
@@ -247,14 +188,62 @@ LFHT_HIDDEN void lfht_counters_destroy(struct cds_lfht *ht);
 LFHT_HIDDEN long lfht_counters_sum(struct cds_lfht *ht);
 /* The sum, never below zero: the node count the resize decisions use. */
 LFHT_HIDDEN unsigned long lfht_counters_count(struct cds_lfht *ht);
-LFHT_HIDDEN void lfht_count_add(struct cds_lfht *ht, unsigned long size);
-LFHT_HIDDEN void lfht_count_del(struct cds_lfht *ht);
+/* Count one add or del; return the count of updates of the table seen by
+ * this CPU's slot (0 without accounting), which paces resize.c's looks. */
+LFHT_HIDDEN unsigned long lfht_count_add(struct cds_lfht *ht);
+LFHT_HIDDEN unsigned long lfht_count_del(struct cds_lfht *ht);
+
+/* ---- resize requests (queue.c) -------------------------------------------- */
+
+/* A worker's queue of tables to look at. */
+struct lfht_queue {
+	_Atomic(struct lfht_request *) stack;
+	/* 1 while the worker sleeps or is about to: the futex word. */
+	_Atomic(uint32_t) sleeping;
+	_Atomic(bool) stop;
+};
+
+/* A table's link to its worker (CDS_LFHT_AUTO_RESIZE tables). */
+struct lfht_request {
+	struct cds_lfht *ht;
+	/* queue.c's: the queue, pending (1 from a request until the worker
+	 * takes it), the stack link (written by the pusher before its CAS). */
+	struct lfht_queue *queue;
+	_Atomic(uint32_t) pending;
+	struct lfht_request *stack_next;
+	/* worker.c's: the recheck list and the sum at the last look (under
+	 * the worker's lock), the worker's tables (under workers_mutex). */
+	struct lfht_worker *worker;
+	struct lfht_request *recheck_next;
+	bool in_recheck;
+	long last_count;
+	struct lfht_request *prev, *next;
+};
+
+/* Lock-free: flags req's table and wakes its worker (no-op for NULL). */
+LFHT_HIDDEN void lfht_queue_request(struct lfht_request *req);
+LFHT_HIDDEN void lfht_queue_wake(struct lfht_queue *q);
+/* The worker's side; the caller holds the worker's lock (one consumer). */
+LFHT_HIDDEN struct lfht_request *lfht_queue_pop(struct lfht_queue *q);
+/* Clears pending of a popped request before the worker looks. */
+LFHT_HIDDEN void lfht_queue_taken(struct lfht_request *req);
+/* Takes req off the stack (destroy). */
+LFHT_HIDDEN void lfht_queue_forget(struct lfht_queue *q, struct lfht_request *req);
+/* Sleeps until a push or a stop, at most timeout_ns when > 0. */
+LFHT_HIDDEN void lfht_queue_sleep(struct lfht_queue *q, long timeout_ns);
+LFHT_HIDDEN void lfht_queue_stop(struct lfht_queue *q);
+LFHT_HIDDEN bool lfht_queue_stopped(struct lfht_queue *q);
+/* fork() child, single-threaded: empty the stack; push req again. */
+LFHT_HIDDEN void lfht_queue_fork_child(struct lfht_queue *q);
+LFHT_HIDDEN void lfht_queue_fork_requeue(struct lfht_request *req);
 
 /* ---- resize (resize.c) ---------------------------------------------------- */
 
-/* The chain-length trigger of an add. */
-LFHT_HIDDEN void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size,
-					 unsigned chain);
+/* After an update: the auto-resize triggers (chain: regular nodes an add
+ * walked past in its bucket; ops: lfht_count_add()/lfht_count_del()). */
+LFHT_HIDDEN void lfht_resize_after_add(struct cds_lfht *ht, unsigned chain,
+				       unsigned long ops);
+LFHT_HIDDEN void lfht_resize_after_del(struct cds_lfht *ht, unsigned long ops);
 /* The worker's look at one table: resizes it as its load asks; returns
  * the counters' sum (0 without accounting) for the worker's rechecks. */
 LFHT_HIDDEN long lfht_resize_auto(struct cds_lfht *ht);
@@ -266,7 +255,5 @@ LFHT_HIDDEN long lfht_resize_auto(struct cds_lfht *ht);
 LFHT_HIDDEN int lfht_worker_attach(struct cds_lfht *ht);
 /* Unlinks it (stops the worker after its last table). */
 LFHT_HIDDEN void lfht_worker_detach(struct cds_lfht *ht);
-/* Lock-free: flags the table for its worker and wakes the worker. */
-LFHT_HIDDEN void lfht_resize_request(struct cds_lfht *ht);
 
 #endif /* LFHT_INTERNAL_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/iter.c - read-side traversals: lookup (the exported symbol behind the
- * inline one), first, next, next_duplicate (the inline lookup's walk, which
- * never leaves the key's run), is_node_deleted.
+ * lfht/iter.c - every read walk: lookup (the exported twin of the inline
+ * one), first, next, next_duplicate (the inline lookup's walk, which never
+ * leaves the key's run), is_node_deleted, and the counting walks (the node
+ * count, the emptiness check of destroy, the load estimate of resize.c).
  *
  * Owns nothing and writes nothing shared. A traversal follows next words,
  * removed or not (a removed node's word is frozen and still leads forward),
@@ -11,7 +12,9 @@
  * position by being removed, every node present for the whole traversal is
  * reported exactly once, resize or not.
  *
- * Relies on list.c's invariants and on buckets.c for the start bucket.
+ * All walks step with lfht_load_next_() (<lfht/lfht-inline.h>), shared
+ * with the inline lookup. Relies on list.c's invariants; calls buckets.c
+ * for bucket nodes.
  */
 #ifdef LFHT_TEST_HOOKS
 /* Test builds count the nodes the read walks of this file visit. */
@@ -25,37 +28,34 @@ extern _Thread_local unsigned long lfht_test_visits_;
 _Thread_local unsigned long lfht_test_visits_;
 #endif
 
-void (cds_lfht_lookup)(struct cds_lfht *ht, unsigned long hash,
-		       cds_lfht_match_fct match, const void *key,
-		       struct cds_lfht_iter *iter)
+void lfht_lookup(struct cds_lfht *ht, unsigned long hash, cds_lfht_match_fct match,
+		 const void *key, struct cds_lfht_iter *iter)
 {
 	lfht_lookup_inline_(ht, hash, match, key, iter);
 }
 
-/* Reports the first regular, unremoved node from node on. */
+/* Reports the first live node from node on. */
 static void iter_settle(struct cds_lfht_iter *iter, struct cds_lfht_node *node)
 {
-	while (node) {
-		/* Acquire: pairs with the CAS that linked node's successor
-		 * (rcu_dereference of the node handed to the caller). */
-		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
+	uintptr_t word;
 
-		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_))) {
-			iter->node = node;
-			iter->next = lfht_ptr(word);
-			return;
-		}
-		node = lfht_ptr(word);
-	}
-	iter->node = NULL;
-	iter->next = NULL;
+	while (node && !lfht_load_next_(node, &word))
+		node = lfht_ptr_(word);
+	iter->node = node;
+	iter->next = node ? lfht_ptr_(word) : NULL;
+}
+
+static struct cds_lfht_node *first_node(struct cds_lfht *ht)
+{
+	uintptr_t word;
+
+	(void)lfht_load_next_(&ht->bucket0, &word);
+	return lfht_ptr_(word);
 }
 
 void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
-	/* Acquire: pairs with the CAS that linked bucket 0's successor. */
-	iter_settle(iter, lfht_ptr(rcu_atomic_load(&ht->bucket0.next,
-						   memory_order_acquire)));
+	iter_settle(iter, first_node(ht));
 }
 
 void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
@@ -80,4 +80,54 @@ int cds_lfht_is_node_deleted(const struct cds_lfht_node *node)
 	/* Relaxed: a snapshot; the caller's read-side section keeps node. */
 	return lfht_is_removed(rcu_atomic_load((_Atomic(uintptr_t) *)&node->next,
 					       memory_order_relaxed));
+}
+
+/* Live nodes after from, up to limit, stopping at the next bucket node
+ * when in_bucket. */
+static unsigned long count_live(struct cds_lfht_node *from, bool in_bucket,
+				unsigned long limit)
+{
+	unsigned long n = 0;
+	uintptr_t word;
+
+	(void)lfht_load_next_(from, &word);
+	for (struct cds_lfht_node *node = lfht_ptr_(word); node && n < limit;
+	     node = lfht_ptr_(word)) {
+		n += (unsigned long)lfht_load_next_(node, &word);
+		if (in_bucket && lfht_is_bucket(word))
+			break;
+	}
+	return n;
+}
+
+bool lfht_iter_empty(struct cds_lfht *ht)
+{
+	return count_live(&ht->bucket0, false, 1) == 0;
+}
+
+unsigned long lfht_iter_count(struct cds_lfht *ht)
+{
+	return count_live(&ht->bucket0, false, ULONG_MAX);
+}
+
+unsigned long lfht_iter_estimate_count(struct cds_lfht *ht, unsigned long size,
+				       unsigned long samples)
+{
+	unsigned long seen = 0, x = 0x9e3779b97f4a7c15UL ^ size;
+
+	if (samples > size)
+		samples = size;
+	for (unsigned long s = 0; s < samples; s++) {
+		unsigned long index = s;
+
+		if (samples < size) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			index = x & (size - 1);
+		}
+		seen += count_live(lfht_bucket_at(ht, index), true, ULONG_MAX);
+	}
+	/* seen / samples * size, without overflow for large tables. */
+	return samples == size ? seen : seen * (size / samples);
 }

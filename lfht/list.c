@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/list.c - the split-ordered list: insert, logical delete, unlink and
- * helping.
+ * lfht/list.c - the split-ordered list: every write to a node's next word.
+ * Insertion (plain, unique, replacing), replacement, deletion, unlinking
+ * and helping, bucket insertion and removal.
  *
- * Owns every node's next word. One singly linked list holds all nodes,
- * sorted by reverse hash; a bucket node sorts before regular nodes of equal
- * reverse hash, regular nodes of equal reverse hash keep insertion order.
+ * One singly linked list holds all nodes, sorted by reverse hash; a bucket
+ * node sorts before regular nodes of equal reverse hash, regular nodes of
+ * equal reverse hash keep insertion order.
  *
  * Invariants between atomic steps:
  * - a node whose next word has REMOVED is frozen: no CAS ever succeeds on
@@ -14,24 +15,103 @@
  * - a node without REMOVED that was linked is reachable from bucket 0;
  * - a node leaves the list only by a CAS on its predecessor's unremoved
  *   word, and nothing links it again (links expect that exact word);
- * - linking a node is one seq_cst CAS of its predecessor's word (a release
- *   CAS for a bucket node), after the node's own fields are written (the
- *   CAS publishes them; docs/memory-ordering.md lists every pairing).
+ * - an update becomes visible by one commit, list_commit(): a seq_cst CAS
+ *   between two full barriers, after the node's own fields are written;
+ *   a bucket node is linked by a release CAS.
  *
- * Relies on buckets.c for the start bucket of a hash (which is always
- * linked: resize.c stores the size after linking on grow and before
- * removing on shrink, so a restart finds a live bucket).
+ * Calls buckets.c for the start bucket of a hash (which is always linked:
+ * resize.c stores the size after linking on grow and before removing on
+ * shrink, so a restart finds a live bucket).
  */
 #include "internal.h"
 
+/* ---- the commit ----------------------------------------------------------- */
+
 /*
- * Tries to unlink cur (removed; cur_word is its frozen word) from prev,
- * whose word was *prev_word. On failure *prev_word holds the word seen.
+ * The "full memory barrier before and after the atomic commit" that the API
+ * promises for add, add_unique, add_replace, replace and del (on success).
+ *
+ * Before the commit it orders every earlier access of the caller (its writes
+ * to the new entry, relaxed or plain, and its earlier reads) before the
+ * commit; pairs with the acquire ->next loads of traversals
+ * (lfht_load_next_() in <lfht/lfht.h>, the cursor below), which see the
+ * entry once they see the commit. After the commit it orders the commit
+ * before every later access of the caller (the unlink walk, the caller's
+ * call_rcu() or later lookups); pairs with the commit fences of other
+ * updaters and with full fences of the caller's own (store-buffering: of
+ * two threads that each commit and then read the other's word, one sees
+ * the other's commit). See docs/memory-ordering.md, "Commits".
+ *
+ * x86 (TSO): the commit is a locked cmpxchg, which the CPU already executes
+ * as a full barrier (it drains the store buffer; TSO reorders nothing else),
+ * so only the compiler must be kept from moving accesses across it, which
+ * C11 would allow for relaxed and plain accesses around a seq_cst RMW; a
+ * compiler barrier does that. Weaker targets (aarch64, ppc64le): a seq_cst
+ * RMW is not a full fence there (later loads may pass it), so a seq_cst
+ * fence is issued.
  */
-static bool list_help_unlink(struct cds_lfht_node *prev, uintptr_t *prev_word,
-			     uintptr_t cur_word)
+#if defined(__x86_64__) || defined(__i386__)
+static inline void commit_fence(void)
 {
-	uintptr_t desired = (uintptr_t)lfht_ptr(cur_word) | (*prev_word & LFHT_BUCKET_);
+	/* Compiler-only: the locked CAS next to it is the CPU's full barrier
+	 * (see above); pairs as the fence below does. */
+	rcu_compiler_barrier();
+}
+#else
+static inline void commit_fence(void)
+{
+	/* Full fence: pairs with the acquire ->next loads of traversals
+	 * (before the commit) and with other updaters' commit fences (after
+	 * it), see above. */
+	rcu_fence(memory_order_seq_cst);
+}
+#endif
+
+/* One attempt at a commit: *expected -> desired on word. On failure,
+ * *expected holds the word seen. */
+static bool list_commit(_Atomic(uintptr_t) *word, uintptr_t *expected, uintptr_t desired)
+{
+	commit_fence();
+	/* Seq_cst: the commit. Its release half publishes the new node's
+	 * fields (pairs with the acquire ->next loads of traversals); racing
+	 * commits on one word (a link, a replace, a delete) all expect it
+	 * without REMOVED, so one wins. Acquire on failure: pairs with the
+	 * CAS that changed the word; the caller walks on from what it saw. */
+	if (!rcu_atomic_cas(word, expected, desired, memory_order_seq_cst,
+			    memory_order_acquire))
+		return false;
+	commit_fence();
+	return true;
+}
+
+/* ---- the cursor: a walk from a bucket that helps unlink ------------------- */
+
+struct list_cursor {
+	struct cds_lfht *ht;
+	unsigned long hash;
+	struct cds_lfht_node *start;	/* restart here; NULL: hash's bucket */
+	struct cds_lfht_node *prev, *cur;
+	uintptr_t prev_word, cur_word;
+};
+
+static void cursor_restart(struct list_cursor *c)
+{
+	c->prev = c->start ? c->start : lfht_view_bucket_(&c->ht->view, c->hash);
+	/* Acquire (here and every ->next load of the cursor): pairs with the
+	 * CAS that stored the word (list_commit(), the release CASes of
+	 * lfht_list_add_bucket() and help_unlink()), so the successor's
+	 * reverse_hash and next are visible. A REMOVED word of a bucket that
+	 * a shrink marked also makes the lowered size visible (release half
+	 * of that mark, after the size store in shrink_order()): the restart
+	 * reads it. */
+	c->prev_word = rcu_atomic_load(&c->prev->next, memory_order_acquire);
+}
+
+/* Unlinks cur (removed, frozen at cur_word) from prev. On failure
+ * prev_word holds the word seen. */
+static void help_unlink(struct list_cursor *c)
+{
+	uintptr_t desired = (uintptr_t)lfht_ptr_(c->cur_word) | (c->prev_word & LFHT_BUCKET_);
 
 	/* Release: pairs with the acquire ->next loads of traversals that
 	 * read the new word. Our acquire load of cur's word synchronized with
@@ -39,12 +119,92 @@ static bool list_help_unlink(struct cds_lfht_node *prev, uintptr_t *prev_word,
 	 * those readers, and keeps our reads of cur before the unlink.
 	 * Acquire on failure: pairs with the CAS that changed prev's word, as
 	 * for a traversal. */
-	if (rcu_atomic_cas(&prev->next, prev_word, desired, memory_order_release,
-			   memory_order_acquire)) {
-		*prev_word = desired;
-		return true;
+	if (rcu_atomic_cas(&c->prev->next, &c->prev_word, desired, memory_order_release,
+			   memory_order_acquire))
+		c->prev_word = desired;
+}
+
+/*
+ * Moves the cursor to the first live node after prev: unlinks removed
+ * nodes on the way, restarts when prev itself was removed. Then cur is that
+ * node (cur_word its word), or NULL at the end of the list.
+ */
+static void cursor_settle(struct list_cursor *c)
+{
+	for (;;) {
+		if (lfht_is_removed(c->prev_word)) {
+			cursor_restart(c);	/* a shrink removed prev */
+			continue;
+		}
+		c->cur = lfht_ptr_(c->prev_word);
+		if (!c->cur)
+			return;
+		/* Acquire: as in cursor_restart(). */
+		c->cur_word = rcu_atomic_load(&c->cur->next, memory_order_acquire);
+		if (!lfht_is_removed(c->cur_word))
+			return;
+		help_unlink(c);
 	}
+}
+
+static void cursor_start(struct list_cursor *c, struct cds_lfht *ht, unsigned long hash,
+			 struct cds_lfht_node *start)
+{
+	*c = (struct list_cursor){ .ht = ht, .hash = hash, .start = start };
+	cursor_restart(c);
+	cursor_settle(c);
+}
+
+static void cursor_advance(struct list_cursor *c)
+{
+	c->prev = c->cur;
+	c->prev_word = c->cur_word;
+	cursor_settle(c);
+}
+
+/* Links node between prev and cur; on failure the cursor re-settles. */
+static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
+{
+	/* Relaxed: published by the commit. */
+	rcu_atomic_store(&node->next, (uintptr_t)c->cur, memory_order_relaxed);
+	if (list_commit(&c->prev->next, &c->prev_word,
+			(uintptr_t)node | (c->prev_word & LFHT_BUCKET_)))
+		return true;
+	cursor_settle(c);
 	return false;
+}
+
+/* ---- updates -------------------------------------------------------------- */
+
+/*
+ * The replace commit: old's word, seen as *old_word, becomes new_node with
+ * REMOVED and REMOVAL_OWNER, new_node pointing at old's successor; one CAS,
+ * so readers find one of the two. False when old was removed (by a racing
+ * del or replace) or its word changed (*old_word then holds it).
+ */
+static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
+			   struct cds_lfht_node *new_node)
+{
+	if (lfht_is_removed(*old_word))
+		return false;
+	/* Relaxed: published by the commit. A reader that reaches new_node
+	 * through it also synchronizes with the CAS that stored the successor
+	 * in old's word (the commit is an RMW on that word, continuing its
+	 * release sequence), so the successor's fields are visible to it. */
+	rcu_atomic_store(&new_node->next, *old_word, memory_order_relaxed);
+	return list_commit(&old->next, old_word,
+			   (uintptr_t)new_node | LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_);
+}
+
+/* Returns once no removed node with reverse hash <= that of hash is
+ * reachable from hash's bucket, so a node removed before is unlinked. */
+static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
+{
+	unsigned long reverse_hash = lfht_reverse_bits_(hash);
+	struct list_cursor c;
+
+	for (cursor_start(&c, ht, hash, NULL); c.cur && c.cur->reverse_hash <= reverse_hash; )
+		cursor_advance(&c);
 }
 
 struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
@@ -53,192 +213,109 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 				    unsigned *chain)
 {
 	unsigned long reverse_hash = node->reverse_hash;
-	struct cds_lfht_node *prev, *cur;
-	uintptr_t prev_word, cur_word;
-	unsigned long size;
+	struct list_cursor c;
 
-restart:
-	prev = lfht_bucket_for_hash(ht, hash, &size);
 	*chain = 0;
-	/* Acquire (all ->next loads here): pairs with the CAS that stored
-	 * the word (the seq_cst commits here and in cds_lfht_replace(), the
-	 * release CASes of lfht_list_add_bucket() and list_help_unlink()), so
-	 * the successor's reverse_hash and next are visible. A word with
-	 * REMOVED from a bucket that a shrink marked also makes the lowered
-	 * size visible (release half of the mark in lfht_list_mark_removed(),
-	 * after the size store in resize_shrink()): the restart sees it. */
-	prev_word = rcu_atomic_load(&prev->next, memory_order_acquire);
+	cursor_start(&c, ht, hash, NULL);
 	for (;;) {
-		if (lfht_is_removed(prev_word))
-			goto restart;	/* a shrink removed prev: new size */
-		cur = lfht_ptr(prev_word);
-		if (cur) {
-			cur_word = rcu_atomic_load(&cur->next, memory_order_acquire);
-			if (lfht_is_removed(cur_word)) {
-				list_help_unlink(prev, &prev_word, cur_word);
-				continue;
-			}
-			if (cur->reverse_hash <= reverse_hash) {
-				if (mode != LFHT_ADD_DUP && !lfht_is_bucket(cur_word) &&
-				    cur->reverse_hash == reverse_hash && match(cur, key)) {
-					if (mode == LFHT_ADD_UNIQUE)
-						return cur;
-					/* Replace: one CAS freezes cur pointing at
-					 * node, node pointing at cur's successor. */
-					/* Relaxed: published by the
-					 * commit CAS below. */
-					rcu_atomic_store(&node->next, cur_word,
-							 memory_order_relaxed);
-					lfht_commit_fence();
-					/* Seq_cst: the commit; publishes node
-					 * (pairs with the acquire ->next loads of
-					 * readers) and orders with racing dels
-					 * and replaces (lfht_list_mark_removed(),
-					 * cds_lfht_replace()): all CAS cur's word
-					 * expecting it without REMOVED, so one
-					 * wins. Relaxed on failure: the loop
-					 * reloads cur's word with acquire. */
-					if (rcu_atomic_cas(&cur->next, &cur_word,
-							   (uintptr_t)node | LFHT_REMOVED_ |
-							   LFHT_REMOVAL_OWNER_,
-							   memory_order_seq_cst,
-							   memory_order_relaxed)) {
-						lfht_commit_fence();
-						lfht_list_unlink_removed(ht, hash);
-						return cur;
-					}
-					/* cur changed: look at prev again. */
-					continue;
-				}
-				if (!lfht_is_bucket(cur_word))
-					++*chain;
-				prev = cur;
-				prev_word = cur_word;
-				continue;
-			}
-		}
-		/* Link node between prev and cur. Relaxed: published by the
-		 * commit CAS below. */
-		rcu_atomic_store(&node->next, (uintptr_t)cur, memory_order_relaxed);
-		lfht_commit_fence();
-		/* Seq_cst: the commit; publishes node's fields (pairs with the
-		 * acquire ->next loads of traversals: lfht_lookup_inline_(),
-		 * iter.c, the loads above). Acquire on failure: pairs with the
-		 * CAS that changed prev's word; the new successor is traversed
-		 * next. */
-		if (rcu_atomic_cas(&prev->next, &prev_word,
-				   (uintptr_t)node | (prev_word & LFHT_BUCKET_),
-				   memory_order_seq_cst, memory_order_acquire)) {
-			lfht_commit_fence();
-			return mode == LFHT_ADD_REPLACE ? NULL : node;
-		}
-		/* prev's word changed: continue from prev (restart if removed). */
-	}
-}
-
-void lfht_list_add_bucket(struct cds_lfht_node *start, struct cds_lfht_node *bucket)
-{
-	unsigned long reverse_hash = bucket->reverse_hash;
-	struct cds_lfht_node *prev = start, *cur;
-	uintptr_t prev_word, cur_word;
-
-	/* start is never removed while the resizer links buckets after it:
-	 * only the resizer removes bucket nodes. Acquire (this load and the
-	 * two reloads from start below): pairs with the CAS that stored the
-	 * word (the seq_cst commits of lfht_list_add() and cds_lfht_replace(),
-	 * the release CASes here and in list_help_unlink()), so the
-	 * successor's reverse_hash and next are visible. */
-	prev_word = rcu_atomic_load(&prev->next, memory_order_acquire);
-	for (;;) {
-		cur = lfht_ptr(prev_word);
-		if (cur) {
-			/* Acquire: as above, for cur's word (the link of cur's
-			 * successor). */
-			cur_word = rcu_atomic_load(&cur->next, memory_order_acquire);
-			if (lfht_is_removed(cur_word)) {
-				if (!list_help_unlink(prev, &prev_word, cur_word) &&
-				    lfht_is_removed(prev_word)) {
-					prev = start;
-					/* Acquire: as above. */
-					prev_word = rcu_atomic_load(&prev->next,
-								    memory_order_acquire);
-				}
-				continue;
-			}
-			if (cur->reverse_hash < reverse_hash) {
-				prev = cur;
-				prev_word = cur_word;
-				continue;
-			}
-		}
-		/* Relaxed: published by the release CAS below. */
-		rcu_atomic_store(&bucket->next, (uintptr_t)cur | LFHT_BUCKET_,
-				 memory_order_relaxed);
-		/* Release: publishes the bucket's fields; pairs with the acquire
-		 * ->next loads of traversals (lfht_lookup_inline_(), iter.c,
-		 * lfht_list_add()). Acquire on failure: pairs with the CAS that
-		 * changed prev's word, as above. */
-		if (rcu_atomic_cas(&prev->next, &prev_word,
-				   (uintptr_t)bucket | (prev_word & LFHT_BUCKET_),
-				   memory_order_release, memory_order_acquire))
-			return;
-		if (lfht_is_removed(prev_word)) {
-			prev = start;
-			/* Acquire: as above. */
-			prev_word = rcu_atomic_load(&prev->next, memory_order_acquire);
-		}
-	}
-}
-
-void lfht_list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
-{
-	unsigned long reverse_hash = lfht_reverse_bits_(hash);
-	struct cds_lfht_node *prev, *cur;
-	uintptr_t prev_word, cur_word;
-	unsigned long size;
-
-restart:
-	prev = lfht_bucket_for_hash(ht, hash, &size);
-	/* Acquire (all ->next loads here): pairs with the CAS that stored
-	 * the word, as in lfht_list_add() (a REMOVED bucket word also brings
-	 * the lowered size for the restart). */
-	prev_word = rcu_atomic_load(&prev->next, memory_order_acquire);
-	for (;;) {
-		if (lfht_is_removed(prev_word))
-			goto restart;
-		cur = lfht_ptr(prev_word);
-		if (!cur)
-			return;
-		cur_word = rcu_atomic_load(&cur->next, memory_order_acquire);
-		if (lfht_is_removed(cur_word)) {
-			list_help_unlink(prev, &prev_word, cur_word);
+		if (!c.cur || c.cur->reverse_hash > reverse_hash) {
+			if (cursor_link(&c, node))
+				return mode == LFHT_ADD_REPLACE ? NULL : node;
 			continue;
 		}
-		if (cur->reverse_hash > reverse_hash)
-			return;
-		prev = cur;
-		prev_word = cur_word;
+		if (mode != LFHT_ADD_DUP && !lfht_is_bucket(c.cur_word) &&
+		    c.cur->reverse_hash == reverse_hash && match(c.cur, key)) {
+			if (mode == LFHT_ADD_UNIQUE)
+				return c.cur;
+			if (replace_commit(c.cur, &c.cur_word, node)) {
+				list_unlink_removed(ht, hash);
+				return c.cur;
+			}
+			cursor_settle(&c);	/* cur changed: look again */
+			continue;
+		}
+		*chain += !lfht_is_bucket(c.cur_word);
+		cursor_advance(&c);
 	}
 }
 
-bool lfht_list_mark_removed(struct cds_lfht_node *node, bool bucket)
+int lfht_list_replace(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *old,
+		      struct cds_lfht_node *new_node)
 {
-	uintptr_t flags = bucket ? LFHT_REMOVED_ : LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_;
-	/* Relaxed: the CAS below validates the value. */
+	/* Relaxed: the commit validates the word, and nothing is read
+	 * through it (see replace_commit()). */
+	uintptr_t word = rcu_atomic_load(&old->next, memory_order_relaxed);
+
+	while (!replace_commit(old, &word, new_node))
+		if (lfht_is_removed(word))
+			return -ENOENT;
+	/* old must be unreachable before the caller starts its grace period. */
+	list_unlink_removed(ht, hash);
+	return 0;
+}
+
+/* Sets REMOVED (and REMOVAL_OWNER on a regular node) in node's word: the
+ * commit of a del or of a bucket's removal. False if already removed. */
+static bool mark_removed(struct cds_lfht_node *node, uintptr_t flags)
+{
+	/* Relaxed: the commit validates the word. */
 	uintptr_t word = rcu_atomic_load(&node->next, memory_order_relaxed);
 
 	do {
 		if (lfht_is_removed(word))
 			return false;
-		/* Seq_cst: the commit of a del (or, bucket, of a shrink's
-		 * removal); the winner of racing dels and replaces (the replace
-		 * commits of lfht_list_add() and cds_lfht_replace() CAS the same
-		 * word) is the one whose CAS sets REMOVED. Its release half
-		 * pairs with the acquire ->next loads that see REMOVED: for a
-		 * bucket, they also see the lowered size stored before it in
-		 * resize_shrink(). Relaxed on failure: the loop re-tests the
-		 * word seen, and nothing is read through it. */
-	} while (!rcu_atomic_cas(&node->next, &word, word | flags,
-				 memory_order_seq_cst, memory_order_relaxed));
+		/* The winner of racing dels and replaces (replace_commit()
+		 * CASes the same word) is the one whose commit sets REMOVED.
+		 * For a bucket, the commit's release half also hands the
+		 * lowered size stored before it in shrink_order() to the
+		 * updaters that see REMOVED and restart (cursor_restart()). */
+	} while (!list_commit(&node->next, &word, word | flags));
 	return true;
+}
+
+bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
+{
+	if (!mark_removed(node, LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_))
+		return false;
+	/* node must be unreachable before the caller starts its grace period.
+	 * Its reverse hash gives back a hash with the same bucket bits. */
+	list_unlink_removed(ht, lfht_reverse_bits_(node->reverse_hash));
+	return true;
+}
+
+/* ---- bucket nodes (resize.c) ---------------------------------------------- */
+
+void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
+			  struct cds_lfht_node *bucket)
+{
+	struct list_cursor c;
+
+	/* From the parent, which only the resizer (this thread) could remove. */
+	cursor_start(&c, ht, 0, parent);
+	for (;;) {
+		if (c.cur && c.cur->reverse_hash < bucket->reverse_hash) {
+			cursor_advance(&c);
+			continue;
+		}
+		/* Relaxed: published by the release CAS below. */
+		rcu_atomic_store(&bucket->next, (uintptr_t)c.cur | LFHT_BUCKET_,
+				 memory_order_relaxed);
+		/* Release: publishes the bucket's fields; pairs with the acquire
+		 * ->next loads of traversals (lfht_load_next_() in lfht.h, the
+		 * cursor). Acquire on failure: pairs with the CAS that changed
+		 * prev's word, as in cursor_restart(). */
+		if (rcu_atomic_cas(&c.prev->next, &c.prev_word,
+				   (uintptr_t)bucket | (c.prev_word & LFHT_BUCKET_),
+				   memory_order_release, memory_order_acquire))
+			return;
+		cursor_settle(&c);
+	}
+}
+
+void lfht_list_remove_bucket(struct cds_lfht *ht, struct cds_lfht_node *bucket,
+			     unsigned long index)
+{
+	mark_removed(bucket, LFHT_REMOVED_);
+	/* From its parent's bucket: the index is its own hash. */
+	list_unlink_removed(ht, index);
 }

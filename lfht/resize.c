@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lfht/resize.c - grow, shrink, partitioning of large steps over helper
- * threads, the automatic resize decisions, cds_lfht_resize.
+ * threads, the automatic resize triggers and decisions, cds_lfht_resize.
  *
  * Owns view.size. Every resize runs under the table's resize_lock (a
  * struct lfht_lock, taken while offline: its holder waits for grace
@@ -22,8 +22,11 @@
  *   of a fork() that came while a shrink waited for its grace period:
  *   resize_finish_shrink() frees those first.
  *
- * Relies on list.c (linking, marking, unlinking), buckets.c (tables),
- * count.c (the sum the decisions use), sync.c (locks, gate, waits).
+ * Holds all resize policy: when to grow or shrink and to what size.
+ *
+ * Calls list.c (linking, removing buckets), iter.c (the load estimate),
+ * buckets.c (tables), count.c (the sum the decisions use), queue.c (the
+ * requests), sync.c (locks, gate, waits).
  */
 #define _GNU_SOURCE
 #include <unistd.h>
@@ -37,6 +40,26 @@
 #define RESIZE_BATCH 1024UL
 /* Buckets sampled to estimate the load without counters. */
 #define RESIZE_SAMPLES 256UL
+
+/*
+ * The load policy. Auto-resize grows a table holding more than LOAD nodes
+ * per bucket, to LOAD / 2 to LOAD per bucket, and (with accounting) shrinks
+ * one holding less than a quarter of a node per bucket, to one to two. A
+ * bucket costs 16 bytes: 4 bytes per entry at 4 nodes per bucket, the
+ * bucket count liburcu's table reaches for the same keys when its resize
+ * keeps up (docs/performance.md, memory).
+ */
+#define LOAD 4UL
+
+static bool load_too_high(unsigned long count, unsigned long size)
+{
+	return count > size * LOAD;
+}
+
+static bool load_too_low(unsigned long count, unsigned long size)
+{
+	return count < size >> 2;
+}
 
 #ifdef LFHT_TEST_HOOKS
 /* Test builds: called after each grow or shrink step, outside the gate
@@ -88,7 +111,7 @@ static void link_range(struct cds_lfht *ht, struct cds_lfht_node *table,
 		f->read_lock();
 		/* Parent of bucket 2^(j-1) + i is bucket i. */
 		for (; begin < stop; begin++)
-			lfht_list_add_bucket(lfht_bucket_at(ht, begin), &table[begin]);
+			lfht_list_add_bucket(ht, lfht_bucket_at(ht, begin), &table[begin]);
 		f->read_unlock();
 		f->quiescent_state();
 	}
@@ -235,7 +258,7 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 		/* Release: every bucket of the order is linked (the helpers'
 		 * links by the acquire of left) and its entry published; pairs
 		 * with the acquire loads of size in lfht_view_bucket_()
-		 * (lfht.h), lfht_bucket_for_hash() and lfht_nr_buckets(). */
+		 * (lfht.h) and lfht_nr_buckets(). */
 		rcu_atomic_store(&ht->view.size, 1UL << order, memory_order_release);
 	}
 	lfht_gate_leave();
@@ -264,16 +287,15 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 	/* Release: pairs with the same acquire loads as in grow_order();
 	 * buckets below stay linked. Stored before the marks below: an
 	 * update that sees a bucket's REMOVED (acquire, pairing with the
-	 * mark's seq_cst CAS) restarts and reads this size or a later one. */
+	 * removal's commit in lfht_list_remove_bucket()) restarts and reads
+	 * this size or a later one. */
 	rcu_atomic_store(&ht->view.size, first, memory_order_release);
 	for (unsigned long i = 0; i < len; ) {
 		unsigned long stop = len - i > RESIZE_BATCH ? i + RESIZE_BATCH : len;
 
 		f->read_lock();
-		for (; i < stop; i++) {
-			lfht_list_mark_removed(&table[i], true);
-			lfht_list_unlink_removed(ht, first + i);
-		}
+		for (; i < stop; i++)
+			lfht_list_remove_bucket(ht, &table[i], first + i);
 		f->read_unlock();
 		f->quiescent_state();
 	}
@@ -351,58 +373,23 @@ void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 
 /* ---- automatic decisions -------------------------------------------------- */
 
-/* Nodes per bucket, estimated from a pseudo-random sample of buckets. */
-static unsigned long resize_estimate_count(struct cds_lfht *ht, unsigned long size)
-{
-	unsigned long samples = size < RESIZE_SAMPLES ? size : RESIZE_SAMPLES;
-	unsigned long seen = 0, x = 0x9e3779b97f4a7c15UL ^ size;
-
-	ht->flavour->read_lock();
-	for (unsigned long s = 0; s < samples; s++) {
-		unsigned long index;
-		struct cds_lfht_node *node;
-
-		if (samples == size) {
-			index = s;
-		} else {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			index = x & (size - 1);
-		}
-		node = lfht_bucket_at(ht, index);
-		/* Acquire: pairs with the CAS that linked each successor. */
-		node = lfht_ptr(rcu_atomic_load(&node->next, memory_order_acquire));
-		while (node) {
-			uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
-
-			if (lfht_is_bucket(word))
-				break;
-			if (!lfht_is_removed(word))
-				seen++;
-			node = lfht_ptr(word);
-		}
-	}
-	ht->flavour->read_unlock();
-	/* seen / samples * size, without overflow for large tables. */
-	return samples == size ? seen : seen * (size / samples);
-}
-
 static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size)
 {
 	unsigned long count;
 
 	if (ht->counters) {
 		count = lfht_counters_count(ht);
-		if (lfht_load_too_high(count, size))
-			return pow2_ceil(count / LFHT_LOAD);
+		if (load_too_high(count, size))
+			return pow2_ceil(count / LOAD);
 		/* Shrink below a quarter node per bucket, to one to two. */
-		if (lfht_load_too_low(count, size))
+		if (load_too_low(count, size))
 			return count > 1 ? pow2_ceil(count) >> 1 : 1;
 		return size;
 	}
-	count = resize_estimate_count(ht, size);
-	return lfht_load_too_high(count, size) ? pow2_ceil(count / LFHT_LOAD) : size;
+	ht->flavour->read_lock();
+	count = lfht_iter_estimate_count(ht, size, RESIZE_SAMPLES);
+	ht->flavour->read_unlock();
+	return load_too_high(count, size) ? pow2_ceil(count / LOAD) : size;
 }
 
 long lfht_resize_auto(struct cds_lfht *ht)
@@ -418,9 +405,37 @@ long lfht_resize_auto(struct cds_lfht *ht)
 	return count;
 }
 
-void lfht_resize_check_chain(struct cds_lfht *ht, unsigned long size, unsigned chain)
+/* A slot looks at the sum every (mask + 1) of its updates: often for small
+ * tables, every 1024 for large ones (a sum reads every slot). */
+static unsigned long look_period_mask(unsigned long size)
 {
+	unsigned long period = size >> 3;
+
+	if (period > 1024)
+		period = 1024;
+	return period ? period - 1 : 0;
+}
+
+void lfht_resize_after_add(struct cds_lfht *ht, unsigned chain, unsigned long ops)
+{
+	/* Relaxed: a hint; the worker decides with the size it holds. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+
+	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
+		return;
 	/* Longer chains are normal in larger tables at the same load. */
-	if (chain >= 2 * LFHT_LOAD + lfht_log2(size) / 4)
-		lfht_resize_request(ht);
+	if (chain >= 2 * LOAD + lfht_log2(size) / 4 ||
+	    (ops && !(ops & look_period_mask(size)) &&
+	     load_too_high(lfht_counters_count(ht), size)))
+		lfht_queue_request(ht->request);
+}
+
+void lfht_resize_after_del(struct cds_lfht *ht, unsigned long ops)
+{
+	/* Relaxed: as above. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+
+	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) && ops && !(ops & look_period_mask(size)) &&
+	    size > ht->min_nr_alloc_buckets && load_too_low(lfht_counters_count(ht), size))
+		lfht_queue_request(ht->request);
 }

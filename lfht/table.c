@@ -6,9 +6,7 @@
  * Owns struct cds_lfht's lifetime and the process-wide allocator. The
  * update entry points are thin: the list work is in list.c, the counting
  * in count.c, the resize triggers in resize.c, the resize worker in
- * worker.c. Each commit (the one CAS
- * that makes an update visible) is bracketed by lfht_commit_fence(), the
- * article's full barriers.
+ * worker.c.
  *
  * Invariant: a table never calls RCU before cds_lfht_new returns (it may be
  * created before any thread registers); every allocation of the table's
@@ -81,7 +79,7 @@ static int table_populate(struct cds_lfht *ht, unsigned long init_size)
 			return -ENOMEM;
 		lfht_order_publish(ht, order, table);
 		for (unsigned long i = 0; i < len; i++)
-			lfht_list_add_bucket(lfht_bucket_at(ht, i), &table[i]);
+			lfht_list_add_bucket(ht, lfht_bucket_at(ht, i), &table[i]);
 	}
 	/* Relaxed: published to other threads by whatever hands them ht
 	 * (the caller's own synchronization), as are the buckets. */
@@ -153,22 +151,10 @@ struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
 int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 {
 	const struct rcu_flavour *f = ht->flavour;
-	struct cds_lfht_node *node;
-	bool empty = true;
+	bool empty;
 
 	f->read_lock();
-	/* Acquire (both loads): pairs with the CAS that linked each
-	 * successor (the commits and release CASes of list.c). */
-	node = lfht_ptr(rcu_atomic_load(&ht->bucket0.next, memory_order_acquire));
-	while (node) {
-		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
-
-		if (!(word & (LFHT_REMOVED_ | LFHT_BUCKET_))) {
-			empty = false;
-			break;
-		}
-		node = lfht_ptr(word);
-	}
+	empty = lfht_iter_empty(ht);
 	f->read_unlock();
 	if (!empty)
 		return -EPERM;
@@ -187,16 +173,6 @@ unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 
 /* ---- updates -------------------------------------------------------------- */
 
-static void table_added(struct cds_lfht *ht, unsigned chain)
-{
-	/* Relaxed: a hint for the resize decisions. */
-	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
-
-	lfht_count_add(ht, size);
-	if (ht->flags & CDS_LFHT_AUTO_RESIZE)
-		lfht_resize_check_chain(ht, size, chain);
-}
-
 /*
  * The three additions: lfht_list_add() returns node when it linked node as
  * a new entry (dup, unique) and NULL when replace found nothing to replace;
@@ -212,7 +188,7 @@ static struct cds_lfht_node *table_add(struct cds_lfht *ht, unsigned long hash,
 	node->reverse_hash = lfht_reverse_bits_(hash);
 	ret = lfht_list_add(ht, hash, node, mode, match, key, &chain);
 	if (ret == (mode == LFHT_ADD_REPLACE ? NULL : node))
-		table_added(ht, chain);
+		lfht_resize_after_add(ht, chain, lfht_count_add(ht));
 	return ret;
 }
 
@@ -240,59 +216,27 @@ int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 		     struct cds_lfht_node *new_node)
 {
 	struct cds_lfht_node *old = old_iter->node;
-	unsigned long reverse_hash = lfht_reverse_bits_(hash);
-	uintptr_t word;
 
 	if (!old)
 		return -ENOENT;
-	if (old->reverse_hash != reverse_hash || !match(old, key))
+	new_node->reverse_hash = lfht_reverse_bits_(hash);
+	if (old->reverse_hash != new_node->reverse_hash || !match(old, key))
 		return -EINVAL;
-	new_node->reverse_hash = reverse_hash;
-	/* Relaxed (this load and the CAS's failure load in the retry): the
-	 * CAS validates the word, and nothing here reads through it. It
-	 * becomes new_node's successor: a reader that reaches new_node through
-	 * the CAS also synchronizes with the CAS that stored that successor
-	 * in old->next (ours is an RMW on the same word, so it continues that
-	 * release sequence), or, for old's first successor, with old's own
-	 * link, which our lookup of old acquired; so the successor's fields
-	 * are visible to it. */
-	word = rcu_atomic_load(&old->next, memory_order_relaxed);
-	for (;;) {
-		if (lfht_is_removed(word))
-			return -ENOENT;
-		/* Relaxed: published by the commit CAS below. */
-		rcu_atomic_store(&new_node->next, word, memory_order_relaxed);
-		lfht_commit_fence();
-		/* Seq_cst: the commit. Publishes new_node (pairs with the
-		 * acquire ->next loads of traversals) and freezes old; racing
-		 * dels and replaces (lfht_list_mark_removed(), the replace
-		 * commit of lfht_list_add()) CAS the same word, so one wins.
-		 * Relaxed on failure: see the load above the loop. */
-		if (rcu_atomic_cas(&old->next, &word,
-				   (uintptr_t)new_node | LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_,
-				   memory_order_seq_cst, memory_order_relaxed))
-			break;
-	}
-	/* The full barrier after the commit (see lfht_commit_fence()). */
-	lfht_commit_fence();
-	/* old must be unreachable before the caller starts its grace period. */
-	lfht_list_unlink_removed(ht, hash);
-	return 0;
+	return lfht_list_replace(ht, hash, old, new_node);
 }
 
 int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
-	if (!node)
+	if (!node || !lfht_list_del(ht, node))
 		return -ENOENT;
-	/* The full barriers before and after the commit, the seq_cst CAS in
-	 * lfht_list_mark_removed() (see lfht_commit_fence()). */
-	lfht_commit_fence();
-	if (!lfht_list_mark_removed(node, false))
-		return -ENOENT;
-	lfht_commit_fence();
-	/* node must be unreachable before the caller starts its grace period.
-	 * Its reverse hash gives back a hash with the same bucket bits. */
-	lfht_list_unlink_removed(ht, lfht_reverse_bits_(node->reverse_hash));
-	lfht_count_del(ht);
+	lfht_resize_after_del(ht, lfht_count_del(ht));
 	return 0;
+}
+
+void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
+			  unsigned long *count, long *split_count_after)
+{
+	*split_count_before = lfht_counters_sum(ht);
+	*count = lfht_iter_count(ht);
+	*split_count_after = lfht_counters_sum(ht);
 }

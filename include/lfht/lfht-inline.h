@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/lfht-inline.h - the inline fast path of <lfht/lfht.h>: the lookup,
+ * and what it reads of a table (the view at its start, the bucket
+ * arithmetic, the flags of next words). Included by <lfht/lfht.h>; nothing
+ * here is API, and names ending in '_' may change between versions. The
+ * library's own files share these inlines (lfht/buckets.c, lfht/iter.c).
+ */
+#ifndef LFHT_LFHT_INLINE_H
+#define LFHT_LFHT_INLINE_H
+
+#ifndef LFHT_LFHT_H
+#error "include <lfht/lfht.h>, not <lfht/lfht-inline.h>"
+#endif
+
+/*
+ * Flags in the low bits of cds_lfht_node.next describe the node that holds
+ * the word: REMOVED (logically deleted: the word is frozen from then on),
+ * BUCKET (a bucket node, never handed to the user), REMOVAL_OWNER (set in
+ * the same atomic step as REMOVED by the one del or replace that won).
+ */
+enum {
+	LFHT_REMOVED_ = 1,
+	LFHT_BUCKET_ = 2,
+	LFHT_REMOVAL_OWNER_ = 4,
+	LFHT_FLAGS_ = 7,
+};
+
+struct cds_lfht_view_ {
+	/* Bucket count, a power of two; stored with release after every
+	 * bucket node it covers is linked. */
+	_Atomic(unsigned long) size;
+	/* orders[j]: bucket nodes 2^(j-1) .. 2^j - 1 (orders[0]: bucket 0).
+	 * A new array is published before the size that needs it. */
+	_Atomic(_Atomic(struct cds_lfht_node *) *) orders;
+};
+
+#if ULONG_MAX > 0xffffffffUL
+#define LFHT_LONG_BITS_ 64
+#else
+#define LFHT_LONG_BITS_ 32
+#endif
+
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_bitreverse64) && __has_builtin(__builtin_bitreverse32)
+#define LFHT_HAVE_BITREVERSE_ 1
+#endif
+#endif
+
+#if defined(LFHT_HAVE_BITREVERSE_) && LFHT_LONG_BITS_ == 64
+/* clang: one rbit on aarch64, a short sequence elsewhere. */
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	return __builtin_bitreverse64(v);
+}
+#elif defined(LFHT_HAVE_BITREVERSE_)
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	return __builtin_bitreverse32(v);
+}
+#elif LFHT_LONG_BITS_ == 64
+/* Byte swap, then swap nibbles, pairs and bits inside each byte: no table,
+ * no loads, about a dozen ALU operations. */
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	uint64_t x = __builtin_bswap64(v);
+
+	x = ((x >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((x & 0x0f0f0f0f0f0f0f0fULL) << 4);
+	x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+	x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+	return (unsigned long)x;
+}
+#else
+static inline unsigned long lfht_reverse_bits_(unsigned long v)
+{
+	uint32_t x = __builtin_bswap32(v);
+
+	x = ((x >> 4) & 0x0f0f0f0fU) | ((x & 0x0f0f0f0fU) << 4);
+	x = ((x >> 2) & 0x33333333U) | ((x & 0x33333333U) << 2);
+	x = ((x >> 1) & 0x55555555U) | ((x & 0x55555555U) << 1);
+	return x;
+}
+#endif
+
+/* The order holding bucket index: 0 for bucket 0, else fls(index). */
+static inline unsigned lfht_order_of_index_(unsigned long index)
+{
+	return index ? (unsigned)(LFHT_LONG_BITS_ - __builtin_clzl(index)) : 0U;
+}
+
+/* Bucket node index in the orders array orders (entry of its order
+ * loaded relaxed: the caller knows the order is published, see
+ * lfht_view_bucket_()). Shared with lfht/buckets.c. */
+static inline struct cds_lfht_node *lfht_bucket_in_(_Atomic(struct cds_lfht_node *) *orders,
+						    unsigned long index)
+{
+	unsigned order = lfht_order_of_index_(index);
+	/* Relaxed: lfht_order_publish() stored the entry before the release
+	 * store of size that the caller's acquire load of size read (or the
+	 * caller is the resizer that published it). */
+	struct cds_lfht_node *table =
+		rcu_atomic_load(&orders[order], memory_order_relaxed);
+
+	return table + (index - ((1UL << order) >> 1));
+}
+
+/* The bucket node where a search for hash starts. */
+static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *view,
+						      unsigned long hash)
+{
+	/* Acquire: pairs with the release stores of size in grow_order()
+	 * (lfht/resize.c): every bucket below size is initialised and linked
+	 * (and in shrink_order(): buckets below the lowered size stay so). */
+	unsigned long size = rcu_atomic_load(&view->size, memory_order_acquire);
+	/* Acquire: pairs with the release store of view.orders in
+	 * lfht_orders_reserve() (lfht/buckets.c), which comes before the size
+	 * store that needs the larger array, so this load sees that array. */
+	_Atomic(struct cds_lfht_node *) *orders =
+		rcu_atomic_load(&view->orders, memory_order_acquire);
+
+	return lfht_bucket_in_(orders, hash & (size - 1));
+}
+
+static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
+{
+	return (struct cds_lfht_node *)(word & ~(uintptr_t)LFHT_FLAGS_);
+}
+
+/*
+ * The step of every read walk: loads node's next word into *next and
+ * returns whether node is live (neither a bucket node nor removed).
+ */
+static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
+{
+	/* Acquire: the rcu_dereference of the list; pairs with the CAS that
+	 * stored the word: list_commit() and the release CASes of
+	 * lfht_list_add_bucket() and help_unlink() (lfht/list.c), so the
+	 * node it points at has its fields visible. */
+	*next = rcu_atomic_load(&node->next, memory_order_acquire);
+	return !(*next & (LFHT_REMOVED_ | LFHT_BUCKET_));
+}
+
+/* Counts one node visited by a read walk; test builds of the library
+ * define it (tests/test_hooks.c). */
+#ifndef LFHT_VISIT_HOOK_
+#define LFHT_VISIT_HOOK_() ((void)0)
+#endif
+
+/*
+ * The walk shared by lookups and cds_lfht_next_duplicate(): from node on,
+ * the first live node whose reverse hash is reverse_hash and which match
+ * accepts. It stops at the first node, of any kind, whose reverse hash is
+ * larger: the list is sorted, so the walk never leaves the key's run.
+ */
+static inline void lfht_find_from_(struct cds_lfht_node *node, unsigned long reverse_hash,
+				   cds_lfht_match_fct match, const void *key,
+				   struct cds_lfht_iter *iter)
+{
+	uintptr_t next = 0;
+
+	for (; node != NULL; node = lfht_ptr_(next)) {
+		LFHT_VISIT_HOOK_();
+		if (node->reverse_hash > reverse_hash) {
+			node = NULL;
+			break;
+		}
+		if (lfht_load_next_(node, &next) && node->reverse_hash == reverse_hash &&
+		    match(node, key))
+			break;
+	}
+	iter->node = node;
+	iter->next = node ? lfht_ptr_(next) : NULL;
+}
+
+/* The lookup, inline so that the compiler can inline match. */
+static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
+				       cds_lfht_match_fct match, const void *key,
+				       struct cds_lfht_iter *iter)
+{
+	uintptr_t first;
+
+	(void)lfht_load_next_(lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash),
+			      &first);
+	lfht_find_from_(lfht_ptr_(first), lfht_reverse_bits_(hash), match, key, iter);
+}
+
+#endif /* LFHT_LFHT_INLINE_H */
