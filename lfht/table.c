@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/table.c - new/destroy, the allocator hook, and the public update
- * entry points (add, add_unique, add_replace, replace, del).
+ * lfht/table.c - the public entry points: new/destroy (with the default,
+ * process-wide allocator), the updates, count_nodes.
  *
  * Owns struct cds_lfht's lifetime and the process-wide allocator. The
  * update entry points are thin: the list work is in list.c, the counting
@@ -87,16 +87,17 @@ static int table_populate(struct cds_lfht *ht, unsigned long init_size)
 	return 0;
 }
 
-struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
-				      unsigned long min_nr_alloc_buckets,
-				      unsigned long max_nr_buckets,
-				      int flags, pthread_attr_t *attr,
-				      const struct rcu_flavour *flavour)
+struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
+					   unsigned long min_nr_alloc_buckets,
+					   unsigned long max_nr_buckets,
+					   int flags, pthread_attr_t *attr,
+					   const struct rcu_flavour *flavour,
+					   const struct lfht_allocator *allocator)
 {
-	struct lfht_allocator alloc = current_allocator;
+	struct lfht_allocator alloc = allocator ? *allocator : current_allocator;
 	struct cds_lfht *ht;
 
-	if (!flavour || !is_pow2(init_size) || !is_pow2(min_nr_alloc_buckets) ||
+	if (!flavour || (allocator && (!allocator->zalloc || !allocator->free)) || !is_pow2(init_size) || !is_pow2(min_nr_alloc_buckets) ||
 	    (max_nr_buckets && !is_pow2(max_nr_buckets)) ||
 	    (max_nr_buckets && max_nr_buckets < min_nr_alloc_buckets)) {
 		errno = EINVAL;
@@ -146,6 +147,16 @@ struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
 		}
 	}
 	return ht;
+}
+
+struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
+				      unsigned long min_nr_alloc_buckets,
+				      unsigned long max_nr_buckets,
+				      int flags, pthread_attr_t *attr,
+				      const struct rcu_flavour *flavour)
+{
+	return lfht_new_flavour_allocator(init_size, min_nr_alloc_buckets, max_nr_buckets,
+					  flags, attr, flavour, NULL);
 }
 
 int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)

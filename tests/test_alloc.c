@@ -128,6 +128,55 @@ START_TEST(table_frees_all_its_memory_after_use)
 }
 END_TEST
 
+/* A second counting allocator, for one table only. */
+static _Atomic(long) own_allocs, own_frees;
+
+static void *own_zalloc(size_t size, void *ctx)
+{
+	ck_assert_ptr_eq(ctx, &own_allocs);
+	rcu_atomic_add(&own_allocs, 1, memory_order_relaxed);
+	return calloc(1, size);
+}
+
+static void own_free(void *ptr, size_t size, void *ctx)
+{
+	(void)size;
+	ck_assert_ptr_eq(ctx, &own_allocs);
+	rcu_atomic_add(&own_frees, 1, memory_order_relaxed);
+	free(ptr);
+}
+
+START_TEST(per_table_allocator_serves_its_table_only)
+{
+	const struct lfht_allocator own = { own_zalloc, own_free, &own_allocs };
+	const struct lfht_allocator broken = { NULL, own_free, NULL };
+	struct cds_lfht *mine, *other;
+
+	test_alloc_install();	/* the default, for the other table */
+	mine = lfht_new_with_allocator(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+				       NULL, &own);
+	other = cds_lfht_new(1, 1, 0, CDS_LFHT_ACCOUNTING, NULL);
+	ck_assert_ptr_nonnull(mine);
+	ck_assert_ptr_nonnull(other);
+	test_fill(mine, 0, 2000);
+	cds_lfht_resize(mine, 1024);
+	test_fill(other, 0, 10);
+	ck_assert_int_gt(rcu_atomic_load(&own_allocs, memory_order_relaxed), 3);
+	ck_assert_uint_eq(test_count_found(mine, 0, 2000), 2000);
+	test_empty_and_destroy(mine);
+	ck_assert_int_eq(rcu_atomic_load(&own_allocs, memory_order_relaxed),
+			 rcu_atomic_load(&own_frees, memory_order_relaxed));
+	/* The default served the other table, and only it. */
+	ck_assert_int_gt(rcu_atomic_load(&test_alloc.allocs, memory_order_relaxed), 0);
+	test_empty_and_destroy(other);
+	expect_all_freed();
+	test_alloc_uninstall();
+	errno = 0;
+	ck_assert_ptr_null(lfht_new_with_allocator(1, 1, 0, 0, NULL, &broken));
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
 START_TEST(resize_with_failing_allocator_keeps_table_usable_then_reaches_size)
 {
 	struct cds_lfht *ht;
@@ -202,6 +251,7 @@ int main(void)
 	TEST_ADD(s, empty_table_heap_cost_is_at_most_256_bytes, 30);
 	TEST_ADD(s, empty_table_heap_cost_with_accounting_is_reported, 30);
 	TEST_ADD(s, table_frees_all_its_memory_after_use, 60);
+	TEST_ADD(s, per_table_allocator_serves_its_table_only, 60);
 	TEST_ADD(s, resize_with_failing_allocator_keeps_table_usable_then_reaches_size, 60);
 	TEST_ADD(s, auto_resize_with_failing_allocator_keeps_all_keys, 60);
 	return test_main(s);

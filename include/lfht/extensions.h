@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/extensions.h - what lfht offers beyond the cds_lfht API: a
- * process-wide allocator hook (for embedding, and for tests that inject
- * allocation failures) and a look at a table's bucket count.
+ * lfht/extensions.h - what lfht offers beyond the cds_lfht API: allocators
+ * (per table, and a process-wide default; for embedding, and for tests
+ * that inject allocation failures) and a look at a table's bucket count.
  */
 #ifndef LFHT_EXTENSIONS_H
 #define LFHT_EXTENSIONS_H
@@ -23,11 +23,38 @@ struct lfht_allocator {
 };
 
 /*
- * Installs allocator for all tables created afterwards; NULL restores the
- * default (calloc/free). Call while no table exists: a table frees its memory
- * with the allocator that was installed when it was created.
+ * Installs the default allocator for all tables created afterwards without
+ * one of their own; NULL restores calloc/free. A table frees its memory
+ * with the allocator it was created with. Not thread-safe against
+ * concurrent table creation: set it at start-up.
  */
 LFHT_API void lfht_set_allocator(const struct lfht_allocator *allocator);
+
+/*
+ * cds_lfht_new_flavour() with the table's own allocator (NULL: the
+ * default), used for all of that table's memory: the table, its bucket
+ * tables, its counters. The allocator object is copied. NULL with errno
+ * EINVAL also when allocator lacks zalloc or free.
+ */
+LFHT_API struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
+						     unsigned long min_nr_alloc_buckets,
+						     unsigned long max_nr_buckets,
+						     int flags, pthread_attr_t *attr,
+						     const struct rcu_flavour *flavour,
+						     const struct lfht_allocator *allocator);
+
+#ifdef RCU_FLAVOUR_SELECTED
+/* cds_lfht_new() with the table's own allocator (see above). */
+static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
+						       unsigned long min_nr_alloc_buckets,
+						       unsigned long max_nr_buckets,
+						       int flags, pthread_attr_t *attr,
+						       const struct lfht_allocator *allocator)
+{
+	return lfht_new_flavour_allocator(init_size, min_nr_alloc_buckets, max_nr_buckets,
+					  flags, attr, &rcu_flavour, allocator);
+}
+#endif
 
 /*
  * The table's current number of buckets (a power of two). Exact when no
