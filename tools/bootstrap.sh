@@ -36,11 +36,11 @@ command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
 
 # Native: build tools, Check, both compilers, clang's sanitizer runtimes
 # (libclang-rt-14-dev holds TSan/ASan/UBSan for clang 14 on Debian 12),
-# liburcu for the side-by-side benchmarks only, gnuplot for their plots,
-# doxygen for the API reference, python3 for meson, spin for the model
-# checks of models/ (suite models).
+# liburcu and Concurrency Kit (libck-dev) for the side-by-side benchmarks
+# only, gnuplot for their plots, doxygen for the API reference, python3 for
+# meson, spin for the model checks of models/ (suite models).
 packages=(meson ninja-build pkg-config check libsubunit-dev gcc clang
-	libclang-rt-14-dev liburcu-dev gnuplot-nox doxygen python3 spin)
+	libclang-rt-14-dev liburcu-dev libck-dev gnuplot-nox doxygen python3 spin)
 
 # Cross: the compilers with their static C libraries, qemu's user-mode
 # emulators, and Check (libcheck.a, check.pc) for each target architecture.

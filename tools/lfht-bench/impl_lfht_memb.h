@@ -11,4 +11,10 @@ static inline void bench_offline(void) { }
 static inline void bench_online(void) { }
 static inline unsigned long bench_nr_buckets(struct cds_lfht *ht) { return lfht_nr_buckets(ht); }
 
+/* lfht_lookup_batch(), when this lfht has it: its header says so, or
+ * meson found it there (tools/lfht-bench/meson.build). */
+#if defined(LFHT_HAVE_LOOKUP_BATCH) || defined(BENCH_HAVE_LOOKUP_BATCH)
+#define BENCH_LFHT_BATCH 1
+#endif
+
 #include "table_cds.h"

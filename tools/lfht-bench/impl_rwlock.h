@@ -13,6 +13,8 @@
 
 #define BENCH_IMPL "rwlock"
 
+#define BENCH_NO_RCUFREE "frees at once under its write lock: nothing is deferred"
+
 struct bench_entry {
 	uint64_t key;
 	struct bench_entry *next;
@@ -109,6 +111,19 @@ static inline int bt_lookup(struct bench_table *bt, uint64_t key)
 	return found;
 }
 
+/* n lookups under one read lock; returns how many were found. */
+static inline unsigned bt_lookup_batch(struct bench_table *bt, unsigned n,
+				       const uint64_t *keys)
+{
+	unsigned found = 0;
+
+	pthread_rwlock_rdlock(&bt->lock);
+	for (unsigned i = 0; i < n; i++)
+		found += *bt_find_locked(bt, keys[i], bench_hash(keys[i])) != NULL;
+	pthread_rwlock_unlock(&bt->lock);
+	return found;
+}
+
 static inline int bt_add_unique(struct bench_table *bt, uint64_t key)
 {
 	unsigned long hash = bench_hash(key);
@@ -149,6 +164,31 @@ static inline int bt_del(struct bench_table *bt, uint64_t key)
 	pthread_rwlock_unlock(&bt->lock);
 	free(e);
 	return e != NULL;
+}
+
+/* Inserts or replaces; returns 1 when an old entry was replaced. */
+static inline int bt_add_replace(struct bench_table *bt, uint64_t key)
+{
+	unsigned long hash = bench_hash(key);
+	struct bench_entry *e = malloc(sizeof(*e)), **pp, *old;
+
+	if (!e)
+		abort();
+	e->key = key;
+	e->hash = hash;
+	pthread_rwlock_wrlock(&bt->lock);
+	pp = bt_find_locked(bt, key, hash);
+	old = *pp;
+	e->next = old ? old->next : NULL;
+	*pp = e;
+	if (!old) {
+		bt->count++;
+		if (bt->auto_resize && bt->count > 2 * bt->size)
+			bt_rehash_locked(bt, 2 * bt->size);
+	}
+	pthread_rwlock_unlock(&bt->lock);
+	free(old);
+	return old != NULL;
 }
 
 static inline void bt_resize(struct bench_table *bt, unsigned long size)

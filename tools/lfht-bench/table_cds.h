@@ -97,6 +97,58 @@ static inline int bt_lookup(struct bench_table *bt, uint64_t key)
 	return found;
 }
 
+/*
+ * n lookups in one read-side critical section; returns how many were found.
+ * lfht_lookup_batch() when the lfht being built has it (BENCH_LFHT_BATCH,
+ * set by impl_lfht_*.h), else one cds_lfht_lookup per key: the baseline
+ * that liburcu and an lfht without it run.
+ */
+#define BENCH_BATCH_MAX 64
+
+#ifdef BENCH_LFHT_BATCH
+#define BENCH_NATIVE_BATCH 1
+static inline unsigned bt_lookup_n(struct cds_lfht *ht, unsigned n, const uint64_t *keys)
+{
+	unsigned long hashes[BENCH_BATCH_MAX];
+	const void *key_ptrs[BENCH_BATCH_MAX];
+	struct cds_lfht_iter iters[BENCH_BATCH_MAX];
+	unsigned found = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		hashes[i] = bench_hash(keys[i]);
+		key_ptrs[i] = &keys[i];
+	}
+	lfht_lookup_batch(ht, n, hashes, bt_match, key_ptrs, iters);
+	for (unsigned i = 0; i < n; i++)
+		found += cds_lfht_iter_get_node(&iters[i]) != NULL;
+	return found;
+}
+#else
+#define BENCH_NATIVE_BATCH 0
+static inline unsigned bt_lookup_n(struct cds_lfht *ht, unsigned n, const uint64_t *keys)
+{
+	struct cds_lfht_iter iter;
+	unsigned found = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		cds_lfht_lookup(ht, bench_hash(keys[i]), bt_match, &keys[i], &iter);
+		found += cds_lfht_iter_get_node(&iter) != NULL;
+	}
+	return found;
+}
+#endif
+
+static inline unsigned bt_lookup_batch(struct bench_table *bt, unsigned n,
+				       const uint64_t *keys)
+{
+	unsigned found;
+
+	rcu_read_lock();
+	found = bt_lookup_n(bt->ht, n, keys);
+	rcu_read_unlock();
+	return found;
+}
+
 static inline int bt_add_unique(struct bench_table *bt, uint64_t key)
 {
 	struct bench_entry *e = malloc(sizeof(*e));
@@ -132,6 +184,38 @@ static inline int bt_del(struct bench_table *bt, uint64_t key)
 	rcu_read_unlock();
 	return deleted;
 }
+
+/* Inserts or replaces; returns 1 when an old entry was replaced. */
+static inline int bt_add_replace(struct bench_table *bt, uint64_t key)
+{
+	struct bench_entry *e = malloc(sizeof(*e));
+	struct cds_lfht_node *old;
+
+	if (!e)
+		abort();
+	e->key = key;
+	cds_lfht_node_init(&e->node);
+	rcu_read_lock();
+	old = cds_lfht_add_replace(bt->ht, bench_hash(key), bt_match, &key, &e->node);
+	rcu_read_unlock();
+	if (old)
+		call_rcu(&caa_container_of(old, struct bench_entry, node)->rcu, bt_free_entry);
+	return old != NULL;
+}
+
+/* rcufree: a fresh object to a callback that frees it. */
+static inline void bt_defer_free_new(void)
+{
+	struct bench_entry *e = malloc(sizeof(*e));
+
+	if (!e)
+		abort();
+	e->key = 0;
+	call_rcu(&e->rcu, bt_free_entry);
+}
+
+/* Nothing per thread: the main thread's rcu_barrier() waits for all. */
+static inline void bt_defer_flush(void) { }
 
 /*
  * Resizes and returns once the table has the new size. liburcu's resize is

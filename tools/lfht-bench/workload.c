@@ -2,8 +2,11 @@
 /*
  * lfht-bench worker: one workload run, one result line. Built once per
  * implementation from this single source; BENCH_IMPL_HEADER names the
- * header that picks the implementation (lfht or liburcu on QSBR or memb, or
- * the rwlock baseline) and supplies the bt_* table interface. The driver
+ * header that picks the implementation (lfht or liburcu on QSBR or memb,
+ * Concurrency Kit's ck_hs, or the rwlock baseline) and supplies the bt_*
+ * table interface. A header that cannot run a workload defines
+ * BENCH_NO_<WORKLOAD> to the reason; the worker then prints "UNSUPPORTED
+ * ... reason=..." and exits with status 3. The driver
  * (lfht-bench.py) runs these executables interleaved and compares them.
  *
  *   lfht-bench-<impl> --workload W [--keys N] [--threads T] [--seconds S]
@@ -31,6 +34,10 @@
 #ifndef BENCH_DEBUG_CHECKS
 #define BENCH_DEBUG_CHECKS "unknown"
 #endif
+/* 1 when bt_lookup_batch() is the library's own batched lookup. */
+#ifndef BENCH_NATIVE_BATCH
+#define BENCH_NATIVE_BATCH 0
+#endif
 
 /* Operations between two checks of the stop flag and two quiescent states
  * (QSBR readers must announce them; memb ignores the call). */
@@ -39,7 +46,11 @@
 /* Bound on a fill run (see run_fill). */
 #define FILL_LIMIT_SECONDS 20.0
 
-enum kind { K_READ, K_MIXED, K_ADDEL, K_FILL, K_RESIZER, K_WRITER };
+/* Keys per bt_lookup_batch() call in the batch workload. */
+#define LOOKUP_BATCH 16
+
+enum kind { K_READ, K_MIXED, K_ADDEL, K_FILL, K_RESIZER, K_WRITER, K_HOT_READ,
+	    K_HOT_WRITER, K_BATCH, K_RCUFREE };
 
 struct shared {
 	struct bench_table *bt;
@@ -185,6 +196,86 @@ static void loop_resizer(struct worker *w)
 	}
 }
 
+/* hot10: any of the few keys, all present (a key is absent only between a
+ * writer's delete and its add). */
+static void loop_hot_read(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	uint64_t rng = w->rng;
+	unsigned long hits = 0, lookups = 0;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++)
+			hits += (unsigned long)bt_lookup(sh->bt, rng_next(&rng) % sh->keys);
+		lookups += BATCH;
+		bench_quiescent();
+	}
+	w->hits += hits;
+	w->lookups += lookups;
+}
+
+/* hot10: half replace a key, half delete it and add it back (add_unique). */
+static void loop_hot_writer(struct worker *w)
+{
+	struct shared *sh = w->sh;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++) {
+			uint64_t r = rng_next(&w->rng);
+			uint64_t key = (r & 0xffffffff) % sh->keys;
+
+			if (r >> 63) {
+				bt_add_replace(sh->bt, key);
+			} else {
+				bt_del(sh->bt, key);
+				bt_add_unique(sh->bt, key);
+			}
+		}
+		w->updates += BATCH;
+		bench_quiescent();
+	}
+}
+
+/* batch: LOOKUP_BATCH random keys (half absent) per bt_lookup_batch(). */
+static void loop_batch(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	uint64_t mask = 2 * sh->keys - 1;
+	uint64_t rng = w->rng, keys[LOOKUP_BATCH];
+	unsigned long hits = 0, lookups = 0;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH / LOOKUP_BATCH; i++) {
+			for (int j = 0; j < LOOKUP_BATCH; j++)
+				keys[j] = rng_next(&rng) & mask;
+			hits += bt_lookup_batch(sh->bt, LOOKUP_BATCH, keys);
+		}
+		lookups += BATCH / LOOKUP_BATCH * LOOKUP_BATCH;
+		bench_quiescent();
+	}
+	w->hits += hits;
+	w->lookups += lookups;
+}
+
+#ifndef BENCH_NO_RCUFREE
+/* rcufree: allocate an object and defer its free, as fast as possible. */
+static void loop_rcufree(struct worker *w)
+{
+	unsigned long n = 0;
+
+	while (!stopped(w->sh)) {
+		for (int i = 0; i < BATCH; i++)
+			bt_defer_free_new();
+		n += BATCH;
+		bench_quiescent();
+	}
+	bt_defer_flush();
+	w->updates = n;
+}
+#else
+static void loop_rcufree(struct worker *w) { (void)w; }
+#endif
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -201,13 +292,17 @@ static void *worker_main(void *arg)
 	case K_FILL: loop_fill(w); break;
 	case K_RESIZER: loop_resizer(w); break;
 	case K_WRITER: loop_writer(w); break;
+	case K_HOT_READ: loop_hot_read(w); break;
+	case K_HOT_WRITER: loop_hot_writer(w); break;
+	case K_BATCH: loop_batch(w); break;
+	case K_RCUFREE: loop_rcufree(w); break;
 	}
 	bt_unregister();
 	return NULL;
 }
 
 struct totals {
-	double secs;
+	double t0, secs;	/* start (bench_now), timed length */
 	unsigned long lookups, hits, updates, resizes;
 };
 
@@ -238,7 +333,7 @@ static struct totals run_workers(struct shared *sh, const enum kind *kinds, unsi
 	}
 	bench_offline();
 	pthread_barrier_wait(&sh->start);
-	t0 = bench_now();
+	t0 = t.t0 = bench_now();
 	if (seconds > 0) {
 		struct timespec ts = { (time_t)seconds,
 				       (long)((seconds - (double)(time_t)seconds) * 1e9) };
@@ -393,6 +488,101 @@ static void run_pace(const struct options *o)
 	finish(sh.bt, o->cleanup && filled == o->keys);
 }
 
+/*
+ * rw1: one reader and one writer on a table of N keys. The writer adds or
+ * deletes random keys of [0, 2N), add or delete decided by a bit of the
+ * random word that the key does not use, so the table keeps changing
+ * around N keys; the reader looks up keys of [0, 2N).
+ */
+static void run_rw1(const struct options *o)
+{
+	struct shared sh = { .keys = o->keys, .threads = 2 };
+	const enum kind kinds[2] = { K_READ, K_ADDEL };
+	struct totals t;
+
+	sh.bt = new_table(o->keys, 1);
+	(void)fill_keys(sh.bt, o->keys);
+	t = run_workers(&sh, kinds, 2, o->seconds);
+	printf("RESULT impl=%s workload=rw1 keys=%lu threads=2 secs=%.3f lookups_per_s=%.6g"
+	       " hit_ratio=%.3f updates_per_s=%.6g\n", BENCH_IMPL, o->keys, t.secs,
+	       (double)t.lookups / t.secs, t.lookups ? (double)t.hits / (double)t.lookups : 0.0,
+	       (double)t.updates / t.secs);
+	finish(sh.bt, o->cleanup);
+}
+
+/*
+ * hot10: a table of a few keys (10 by default) in one bucket, without
+ * auto-resize, so that every operation meets on one chain: T readers look
+ * them up, T writers replace them (add_replace) or delete and re-add them
+ * (add_unique). updates_per_s counts writer operations (a replace, or a
+ * delete + add pair).
+ */
+static void run_hot10(const struct options *o)
+{
+	struct shared sh = { .keys = o->keys, .threads = o->threads };
+	enum kind kinds[2048];
+	unsigned n = 2 * o->threads;
+	struct totals t;
+
+	sh.bt = new_table(1, 0);
+	(void)fill_keys(sh.bt, o->keys);
+	for (unsigned i = 0; i < n; i++)
+		kinds[i] = i < o->threads ? K_HOT_READ : K_HOT_WRITER;
+	t = run_workers(&sh, kinds, n, o->seconds);
+	print_head(o);
+	printf(" secs=%.3f lookups_per_s=%.6g hit_ratio=%.3f updates_per_s=%.6g\n", t.secs,
+	       (double)t.lookups / t.secs, t.lookups ? (double)t.hits / (double)t.lookups : 0.0,
+	       (double)t.updates / t.secs);
+	finish(sh.bt, o->cleanup);
+}
+
+/* batch: T threads look up LOOKUP_BATCH keys at a time, in one read-side
+ * section per batch (see bt_lookup_batch). */
+static void run_batch(const struct options *o)
+{
+	struct shared sh = { .keys = o->keys, .threads = o->threads };
+	enum kind kinds[1024];
+	struct totals t;
+
+	sh.bt = new_table(o->keys, 1);
+	(void)fill_keys(sh.bt, o->keys);
+	for (unsigned i = 0; i < o->threads; i++)
+		kinds[i] = K_BATCH;
+	t = run_workers(&sh, kinds, o->threads, o->seconds);
+	print_head(o);
+	printf(" secs=%.3f lookups_per_s=%.6g hit_ratio=%.3f batch=%d native_batch=%d\n",
+	       t.secs, (double)t.lookups / t.secs,
+	       t.lookups ? (double)t.hits / (double)t.lookups : 0.0, LOOKUP_BATCH,
+	       BENCH_NATIVE_BATCH);
+	finish(sh.bt, o->cleanup);
+}
+
+/*
+ * rcufree: T threads each malloc an object and queue a callback that frees
+ * it (call_rcu, or ck_epoch_call), for the run's length; then every queued
+ * callback is waited for (rcu_barrier, or each thread's ck_epoch_barrier).
+ * The rate is callbacks over the whole time, the wait included: what the
+ * reclamation sustains, not what the queue swallows.
+ */
+#ifndef BENCH_NO_RCUFREE
+static void run_rcufree(const struct options *o)
+{
+	struct shared sh = { .keys = o->keys, .threads = o->threads };
+	enum kind kinds[1024];
+	struct totals t;
+	double total;
+
+	for (unsigned i = 0; i < o->threads; i++)
+		kinds[i] = K_RCUFREE;
+	t = run_workers(&sh, kinds, o->threads, o->seconds);
+	bt_barrier();
+	total = bench_now() - t.t0;
+	print_head(o);
+	printf(" secs=%.3f callbacks_per_s=%.6g callbacks=%lu\n", total,
+	       (double)t.updates / total, t.updates);
+}
+#endif
+
 /* Bytes in use on the heap, mmapped chunks included, all arenas. */
 static long heap_in_use(void)
 {
@@ -513,10 +703,32 @@ static void run_memory(const struct options *o)
 static void usage(void)
 {
 	fprintf(stderr, "usage: lfht-bench-%s --workload read|mixed|addel|fill|churn|pace|memory"
-		" [--keys N] [--threads T] [--seconds S] [--auto-flags acct|plain]"
-		" [--cleanup] | --info\n", BENCH_IMPL);
+		"|rw1|hot10|batch|rcufree [--keys N] [--threads T] [--seconds S]"
+		" [--auto-flags acct|plain] [--cleanup] | --info\n"
+		"  N: a power of two (hot10: any count)\n", BENCH_IMPL);
 	exit(2);
 }
+
+#if defined(BENCH_NO_CHURN) || defined(BENCH_NO_RCUFREE)
+/* The header cannot run this workload: say why, exit 3 (the driver skips). */
+static void unsupported(const struct options *o, const char *reason)
+{
+	printf("UNSUPPORTED impl=%s workload=%s reason=%s\n", BENCH_IMPL, o->workload, reason);
+	fflush(stdout);
+	exit(3);
+}
+#endif
+
+#ifdef BENCH_NO_CHURN
+static void run_churn(const struct options *o) { unsupported(o, BENCH_NO_CHURN); }
+#else
+static void run_churn(const struct options *o) { run_steady(o, K_READ, 1); }
+#endif
+#ifdef BENCH_NO_RCUFREE
+static void run_rcufree_checked(const struct options *o) { unsupported(o, BENCH_NO_RCUFREE); }
+#else
+static void run_rcufree_checked(const struct options *o) { run_rcufree(o); }
+#endif
 
 int main(int argc, char **argv)
 {
@@ -527,8 +739,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (!strcmp(a, "--info")) {
-			printf("INFO impl=%s buildtype=%s debug_checks=%s\n", BENCH_IMPL,
-			       BENCH_BUILDTYPE, BENCH_DEBUG_CHECKS);
+			printf("INFO impl=%s buildtype=%s debug_checks=%s native_batch=%d\n",
+			       BENCH_IMPL, BENCH_BUILDTYPE, BENCH_DEBUG_CHECKS, BENCH_NATIVE_BATCH);
 			return 0;
 		} else if (!strcmp(a, "--cleanup")) {
 			o.cleanup = 1;
@@ -548,8 +760,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (!o.workload || o.keys == 0 || (o.keys & (o.keys - 1)) || o.threads == 0 ||
-	    o.threads > 1024 || o.seconds <= 0)
+	if (!o.workload || o.keys == 0 || o.threads == 0 || o.threads > 1024 || o.seconds <= 0 ||
+	    ((o.keys & (o.keys - 1)) && strcmp(o.workload, "hot10")))
 		usage();
 
 	bt_register();
@@ -560,7 +772,15 @@ int main(int argc, char **argv)
 	else if (!strcmp(o.workload, "addel"))
 		run_steady(&o, K_ADDEL, 0);
 	else if (!strcmp(o.workload, "churn"))
-		run_steady(&o, K_READ, 1);
+		run_churn(&o);
+	else if (!strcmp(o.workload, "rw1"))
+		run_rw1(&o);
+	else if (!strcmp(o.workload, "hot10"))
+		run_hot10(&o);
+	else if (!strcmp(o.workload, "batch"))
+		run_batch(&o);
+	else if (!strcmp(o.workload, "rcufree"))
+		run_rcufree_checked(&o);
 	else if (!strcmp(o.workload, "fill"))
 		run_fill(&o);
 	else if (!strcmp(o.workload, "pace"))
