@@ -34,7 +34,7 @@
  * Before the commit it orders every earlier access of the caller (its writes
  * to the new entry, relaxed or plain, and its earlier reads) before the
  * commit; pairs with the acquire ->next loads of traversals
- * (lfht_load_next_() in <lfht/lfht.h>, the cursor below), which see the
+ * (lfht_load_next_() in <lfht/lfht-inline.h>, the cursor below), which see the
  * entry once they see the commit. After the commit it orders the commit
  * before every later access of the caller (the unlink walk, the caller's
  * call_rcu() or later lookups); pairs with the commit fences of other
@@ -301,7 +301,7 @@ void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
 		rcu_atomic_store(&bucket->next, (uintptr_t)c.cur | LFHT_BUCKET_,
 				 memory_order_relaxed);
 		/* Release: publishes the bucket's fields; pairs with the acquire
-		 * ->next loads of traversals (lfht_load_next_() in lfht.h, the
+		 * ->next loads of traversals (lfht_load_next_() in lfht-inline.h, the
 		 * cursor). Acquire on failure: pairs with the CAS that changed
 		 * prev's word, as in cursor_restart(). */
 		if (rcu_atomic_cas(&c.prev->next, &c.prev_word,

@@ -145,7 +145,7 @@ static void *resize_helper_main(void *arg)
 
 	f->register_thread();
 	f->thread_offline();
-	/* Acquire: pairs with the release store of go in link_order(), which
+	/* Acquire: pairs with the release store of go in crew_link(), which
 	 * publishes crew->table and the published order. */
 	while ((go = rcu_atomic_load(&crew->go, memory_order_acquire)) == 0)
 		lfht_futex_wait(&crew->go, 0, 0);
