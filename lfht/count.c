@@ -114,7 +114,9 @@ static unsigned long count_update(struct lfht_counter_slot *slot)
 	return ops;
 }
 
-unsigned long lfht_count_add(struct cds_lfht *ht)
+/* Adds delta (+1 or -1) to this CPU's slot; returns the slot's update
+ * count (0 without accounting). */
+static unsigned long count_change(struct cds_lfht *ht, long delta)
 {
 	struct lfht_counter_slot *slot;
 
@@ -122,18 +124,16 @@ unsigned long lfht_count_add(struct cds_lfht *ht)
 		return 0;
 	slot = count_slot(ht->counters);
 	/* Relaxed: the count is a statistic; no data hangs on it. */
-	rcu_atomic_add(&slot->value, 1, memory_order_relaxed);
+	rcu_atomic_add(&slot->value, delta, memory_order_relaxed);
 	return count_update(slot);
+}
+
+unsigned long lfht_count_add(struct cds_lfht *ht)
+{
+	return count_change(ht, 1);
 }
 
 unsigned long lfht_count_del(struct cds_lfht *ht)
 {
-	struct lfht_counter_slot *slot;
-
-	if (!ht->counters)
-		return 0;
-	slot = count_slot(ht->counters);
-	/* Relaxed: as in lfht_count_add(). */
-	rcu_atomic_sub(&slot->value, 1, memory_order_relaxed);
-	return count_update(slot);
+	return count_change(ht, -1);
 }
