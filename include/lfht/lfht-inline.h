@@ -184,4 +184,74 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 	lfht_find_from_(lfht_ptr_(first), lfht_reverse_bits_(hash), match, key, iter);
 }
 
+/* Lookups in flight at once in lfht_lookup_batch_inline_(). */
+#define LFHT_BATCH_WINDOW_ 16
+
+/*
+ * Up to LFHT_BATCH_WINDOW_ lookups stepped in turn, one node each per
+ * round, each step prefetching the node the lookup visits next: the cache
+ * misses of the lookups overlap instead of queueing. Each lookup walks as
+ * lfht_find_from_() does and ends where it would.
+ */
+static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, size_t m,
+				       const unsigned long *hashes, cds_lfht_match_fct match,
+				       const void *const *keys, struct cds_lfht_iter *iters)
+{
+	struct cds_lfht_node *cur[LFHT_BATCH_WINDOW_];
+	unsigned long walking = 0;
+	uintptr_t next;
+	size_t k;
+
+	for (k = 0; k < m; k++) {
+		(void)lfht_load_next_(buckets[k], &next);
+		cur[k] = lfht_ptr_(next);
+		__builtin_prefetch(cur[k]);
+		walking |= 1UL << k;
+	}
+	while (walking) {
+		for (k = 0; k < m; k++) {
+			struct cds_lfht_node *node = cur[k];
+			unsigned long reverse_hash = lfht_reverse_bits_(hashes[k]);
+
+			if (!(walking & (1UL << k)))
+				continue;
+			if (node == NULL || node->reverse_hash > reverse_hash) {
+				iters[k].node = NULL;
+				iters[k].next = NULL;
+				walking &= ~(1UL << k);
+				continue;
+			}
+			if (lfht_load_next_(node, &next) && node->reverse_hash == reverse_hash &&
+			    match(node, keys[k])) {
+				iters[k].node = node;
+				iters[k].next = lfht_ptr_(next);
+				walking &= ~(1UL << k);
+				continue;
+			}
+			cur[k] = lfht_ptr_(next);
+			__builtin_prefetch(cur[k]);
+		}
+	}
+}
+
+static inline void lfht_lookup_batch_inline_(struct cds_lfht *ht, size_t n,
+					     const unsigned long *hashes,
+					     cds_lfht_match_fct match,
+					     const void *const *keys,
+					     struct cds_lfht_iter *iters)
+{
+	struct cds_lfht_node *buckets[LFHT_BATCH_WINDOW_];
+
+	for (size_t base = 0; base < n; base += LFHT_BATCH_WINDOW_) {
+		size_t m = n - base < LFHT_BATCH_WINDOW_ ? n - base : LFHT_BATCH_WINDOW_;
+
+		for (size_t k = 0; k < m; k++) {
+			buckets[k] = lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht,
+						       hashes[base + k]);
+			__builtin_prefetch(buckets[k]);
+		}
+		lfht_lookup_window_(buckets, m, hashes + base, match, keys + base, iters + base);
+	}
+}
+
 #endif /* LFHT_LFHT_INLINE_H */
