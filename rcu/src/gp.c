@@ -56,7 +56,8 @@
  *     caller's unlinks done) before the increment, by mutex happens-before.
  *     A caller whose ticket is already covered by gp_completed returns.
  *
- * Relies on: registry.c (list, lock), qsbr.c/memb.c (fence hook), futex.h.
+ * Relies on: registry.c (list, lock), qsbr.c/memb.c (fence and wait hooks),
+ * futex.h.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -209,6 +210,17 @@ void gp_synchronize(void)
 		gp_completed = covered;
 	}
 	gp_unlock();
+}
+
+void RCU_SYM_(synchronize_rcu)(void)
+{
+	bool was_online;
+
+	rcu_check_outside_section_("synchronize_rcu");
+	/* QSBR: our own grace period must not wait for us. */
+	was_online = flavour_wait_begin();
+	gp_synchronize();
+	flavour_wait_end(was_online);
 }
 
 void RCU_SYM_(wake_writer_)(void)

@@ -8,10 +8,13 @@
  * (gnu_symbol_visibility: hidden); only RCU_API names are exported.
  *
  * The files:
- *   registry.c  the list of registered readers and its lock; the TLS state
- *   gp.c        grace periods: batching callers, waiting for readers, futex
- *   qsbr.c      QSBR flavour: its exported functions, flavour object, hooks
- *   memb.c      memb flavour: same, plus membarrier set-up
+ *   registry.c  the list of registered readers and its lock; the TLS state;
+ *               register/unregister and the read side as functions
+ *   gp.c        grace periods: batching callers, waiting for readers, futex;
+ *               synchronize_rcu
+ *   qsbr.c      QSBR flavour: its own exported functions, flavour object,
+ *               hooks
+ *   memb.c      memb flavour: flavour object, hooks, membarrier set-up
  *   call_rcu.c  call_rcu queue, its worker thread, rcu_barrier
  *   fork.c      pthread_atfork handlers that tie the others together
  *   debug.c     the misuse report
@@ -102,8 +105,6 @@ static inline void reader_list_splice_tail(struct rcu_reader_ *from,
 #define registry_readers	RCU_SYM_(registry_readers_)
 #define registry_lock		RCU_SYM_(registry_lock_)
 #define registry_unlock		RCU_SYM_(registry_unlock_)
-#define registry_add_self	RCU_SYM_(registry_add_self_)
-#define registry_remove_self	RCU_SYM_(registry_remove_self_)
 #define registry_has_other	RCU_SYM_(registry_has_other_)
 #define registry_fork_prepare	RCU_SYM_(registry_fork_prepare_)
 #define registry_fork_parent	RCU_SYM_(registry_fork_parent_)
@@ -112,9 +113,6 @@ static inline void reader_list_splice_tail(struct rcu_reader_ *from,
 extern struct rcu_reader_ registry_readers;
 void registry_lock(void);
 void registry_unlock(void);
-/* Adds/removes the calling thread; call names the public entry point. */
-void registry_add_self(const char *call);
-void registry_remove_self(void);
 /* Whether a reader other than the caller is registered; under the lock. */
 bool registry_has_other(void);
 void registry_fork_prepare(void);
@@ -147,6 +145,8 @@ void fork_install_handlers(void);
 
 /* qsbr.c / memb.c: the flavour's hooks for the shared code. */
 #define flavour_fence_all_readers RCU_SYM_(fence_all_readers_)
+#define flavour_reader_online	RCU_SYM_(reader_online_)
+#define flavour_reader_offline	RCU_SYM_(reader_offline_)
 #define flavour_wait_begin	RCU_SYM_(wait_begin_)
 #define flavour_wait_end	RCU_SYM_(wait_end_)
 #define flavour_fork_child	RCU_SYM_(flavour_fork_child_)
@@ -156,10 +156,37 @@ void fork_install_handlers(void);
  * fence pairing with the readers' fences.
  */
 void flavour_fence_all_readers(void);
+/* After the calling thread registers and before it unregisters: QSBR puts
+ * it online and offline (a registered thread starts online; going offline
+ * first lets a grace period waiting on it finish); memb nothing. */
+void flavour_reader_online(void);
+void flavour_reader_offline(void);
 /* Around a wait for a grace period: QSBR goes offline if online (returns
  * whether it did) so the caller does not wait for itself; memb nothing. */
 bool flavour_wait_begin(void);
 void flavour_wait_end(bool was_online);
 void flavour_fork_child(void);
+
+/*
+ * Defines the flavour object (rcu/flavour.h) in qsbr.c or memb.c. The ops
+ * both flavours export are named here; the file gives the flavour's name
+ * and its quiescent-state ops (memb: no-ops, never NULL).
+ */
+#define FLAVOUR_DEFINE_OBJECT(name_, quiescent_state_, thread_offline_,	\
+			      thread_online_)				\
+	const struct rcu_flavour rcu_flavour = {			\
+		.name = (name_),					\
+		.read_lock = RCU_SYM_(read_lock),			\
+		.read_unlock = RCU_SYM_(read_unlock),			\
+		.read_ongoing = RCU_SYM_(read_ongoing),			\
+		.quiescent_state = (quiescent_state_),			\
+		.thread_offline = (thread_offline_),			\
+		.thread_online = (thread_online_),			\
+		.register_thread = RCU_SYM_(register_thread),		\
+		.unregister_thread = RCU_SYM_(unregister_thread),	\
+		.synchronize_rcu = RCU_SYM_(synchronize_rcu),		\
+		.call_rcu = RCU_SYM_(call_rcu),				\
+		.barrier = RCU_SYM_(barrier),				\
+	}
 
 #endif /* RCU_SRC_INTERNAL_H */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * memb.c - the memb flavour's exported functions, its flavour object, its
- * hooks for the shared code, and the start-up choice between membarrier and
- * reader fences.
+ * memb.c - the memb flavour's object, its hooks for the shared code, and
+ * the start-up choice between membarrier and reader fences. (Its exported
+ * functions are the ones both flavours share: registry.c, gp.c,
+ * call_rcu.c.)
  *
  * A registered thread's slot holds the counter it saw when its outermost
  * rcu_read_lock() began, or 0 outside sections; the inline fast paths in
@@ -82,36 +83,14 @@ void flavour_fork_child(void)
 		rcu_atomic_store(&self_gp.use_fences, 1, memory_order_relaxed);
 }
 
-void rcu_memb_register_thread(void)
+/* A memb reader has no online state (its slot is 0 outside sections), so
+ * there is nothing to do around registration and grace-period waits. */
+void flavour_reader_online(void)
 {
-	registry_add_self("rcu_register_thread");
 }
 
-void rcu_memb_unregister_thread(void)
+void flavour_reader_offline(void)
 {
-	rcu_check_outside_section_("rcu_unregister_thread");
-	registry_remove_self();
-}
-
-void rcu_memb_read_lock(void)
-{
-	rcu_read_lock();
-}
-
-void rcu_memb_read_unlock(void)
-{
-	rcu_read_unlock();
-}
-
-int rcu_memb_read_ongoing(void)
-{
-	return rcu_read_ongoing();
-}
-
-void rcu_memb_synchronize_rcu(void)
-{
-	rcu_check_outside_section_("synchronize_rcu");
-	gp_synchronize();
 }
 
 bool flavour_wait_begin(void)
@@ -129,17 +108,4 @@ static void memb_noop(void)
 {
 }
 
-const struct rcu_flavour rcu_flavour = {
-	.name = "memb",
-	.read_lock = rcu_memb_read_lock,
-	.read_unlock = rcu_memb_read_unlock,
-	.read_ongoing = rcu_memb_read_ongoing,
-	.quiescent_state = memb_noop,
-	.thread_offline = memb_noop,
-	.thread_online = memb_noop,
-	.register_thread = rcu_memb_register_thread,
-	.unregister_thread = rcu_memb_unregister_thread,
-	.synchronize_rcu = rcu_memb_synchronize_rcu,
-	.call_rcu = rcu_memb_call_rcu,
-	.barrier = rcu_memb_barrier,
-};
+FLAVOUR_DEFINE_OBJECT("memb", memb_noop, memb_noop, memb_noop);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * qsbr.c - the QSBR flavour's exported functions, its flavour object and
- * its hooks for the shared code.
+ * qsbr.c - the QSBR flavour's own exported functions (quiescent state,
+ * offline, online), its flavour object and its hooks for the shared code.
  *
  * A registered thread's slot holds the counter it saw at its last quiescent
  * state (online) or 0 (offline); the inline fast paths in <rcu/qsbr.h>
@@ -18,38 +18,6 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
-
-void rcu_qsbr_register_thread(void)
-{
-	registry_add_self("rcu_register_thread");
-	/* A registered thread starts online. */
-	rcu_qsbr_thread_online_inline_();
-}
-
-void rcu_qsbr_unregister_thread(void)
-{
-	rcu_check_outside_section_("rcu_unregister_thread");
-	if (!self_reader.registered)
-		return;
-	/* Offline first, so a grace period waiting on us can finish. */
-	rcu_qsbr_thread_offline_inline_();
-	registry_remove_self();
-}
-
-void rcu_qsbr_read_lock(void)
-{
-	rcu_read_lock();
-}
-
-void rcu_qsbr_read_unlock(void)
-{
-	rcu_read_unlock();
-}
-
-int rcu_qsbr_read_ongoing(void)
-{
-	return rcu_read_ongoing();
-}
 
 /*
  * The flavour ops: flavour-agnostic callers (liblfht) use them on any
@@ -78,14 +46,14 @@ void rcu_qsbr_thread_online(void)
 	rcu_qsbr_thread_online_inline_();
 }
 
-void rcu_qsbr_synchronize_rcu(void)
+void flavour_reader_online(void)
 {
-	bool was_online;
+	rcu_qsbr_thread_online_inline_();
+}
 
-	rcu_check_outside_section_("synchronize_rcu");
-	was_online = flavour_wait_begin();
-	gp_synchronize();
-	flavour_wait_end(was_online);
+void flavour_reader_offline(void)
+{
+	rcu_qsbr_thread_offline_inline_();
 }
 
 bool flavour_wait_begin(void)
@@ -114,17 +82,5 @@ void flavour_fork_child(void)
 {
 }
 
-const struct rcu_flavour rcu_flavour = {
-	.name = "qsbr",
-	.read_lock = rcu_qsbr_read_lock,
-	.read_unlock = rcu_qsbr_read_unlock,
-	.read_ongoing = rcu_qsbr_read_ongoing,
-	.quiescent_state = rcu_qsbr_quiescent_state,
-	.thread_offline = rcu_qsbr_thread_offline,
-	.thread_online = rcu_qsbr_thread_online,
-	.register_thread = rcu_qsbr_register_thread,
-	.unregister_thread = rcu_qsbr_unregister_thread,
-	.synchronize_rcu = rcu_qsbr_synchronize_rcu,
-	.call_rcu = rcu_qsbr_call_rcu,
-	.barrier = rcu_qsbr_barrier,
-};
+FLAVOUR_DEFINE_OBJECT("qsbr", rcu_qsbr_quiescent_state,
+		      rcu_qsbr_thread_offline, rcu_qsbr_thread_online);

@@ -3,7 +3,9 @@
  * registry.c - the registered readers of one flavour.
  *
  * Owns: the calling thread's reader state (the exported TLS object the
- * inline read side uses) and the list of registered readers with its lock.
+ * inline read side uses) and the list of registered readers with its lock;
+ * the exported register/unregister functions (with the flavour's hooks,
+ * qsbr.c/memb.c) and the exported function forms of the read side.
  *
  * Invariants: a reader is on exactly one list while registered: the registry
  * list, or, for the length of a grace period, that grace period's private
@@ -14,7 +16,7 @@
  * while grace periods run, and lets fork() take it (fork.c).
  *
  * Relies on: internal.h (list helpers), gp.c (the only other user of the
- * list).
+ * list), qsbr.c/memb.c (online/offline hooks).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -53,11 +55,12 @@ void registry_unlock(void)
 	pthread_mutex_unlock(&registry_mutex);
 }
 
-void registry_add_self(const char *call)
+static void registry_add_self(void)
 {
 	struct rcu_reader_ *r = &self_reader;
 
-	rcu_check_(r->registered, call, "thread already registered");
+	rcu_check_(r->registered, "rcu_register_thread",
+		   "thread already registered");
 	if (r->registered)
 		return;
 	registry_lock();
@@ -67,17 +70,48 @@ void registry_add_self(const char *call)
 	(void)pthread_setspecific(registry_exit_key, r);
 }
 
-void registry_remove_self(void)
+static void registry_remove_self(void)
 {
 	struct rcu_reader_ *r = &self_reader;
 
-	if (!r->registered)
-		return;
 	registry_lock();
 	reader_list_del(r);
 	r->registered = false;
 	registry_unlock();
 	(void)pthread_setspecific(registry_exit_key, NULL);
+}
+
+void RCU_SYM_(register_thread)(void)
+{
+	registry_add_self();
+	/* QSBR: a registered thread starts online. */
+	flavour_reader_online();
+}
+
+void RCU_SYM_(unregister_thread)(void)
+{
+	rcu_check_outside_section_("rcu_unregister_thread");
+	if (!self_reader.registered)
+		return;
+	/* QSBR: offline first, so a grace period waiting on us can finish. */
+	flavour_reader_offline();
+	registry_remove_self();
+}
+
+/* The inline read side as functions, for the flavour object. */
+void RCU_SYM_(read_lock)(void)
+{
+	rcu_read_lock();
+}
+
+void RCU_SYM_(read_unlock)(void)
+{
+	rcu_read_unlock();
+}
+
+int RCU_SYM_(read_ongoing)(void)
+{
+	return rcu_read_ongoing();
 }
 
 bool registry_has_other(void)

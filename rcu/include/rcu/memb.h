@@ -52,29 +52,15 @@
 
 #include <rcu/atomic.h>
 #include <rcu/flavour.h>
+#include <rcu/flavour-api.h>
 #include <rcu/pointer.h>
 #include <rcu/reader.h>
 
 RCU_DECLARE_FLAVOUR("rcu_memb_flavour");
 
-/* State the inline fast paths touch (see rcu/reader.h). */
-extern RCU_API _Thread_local struct rcu_reader_ rcu_memb_reader_ RCU_TLS_MODEL_;
-extern RCU_API struct rcu_gp_ rcu_memb_gp_;
-
-/* The exported functions (the flavour's ops are these). */
-RCU_API void rcu_memb_register_thread(void);
-RCU_API void rcu_memb_unregister_thread(void);
-RCU_API void rcu_memb_read_lock(void);
-RCU_API void rcu_memb_read_unlock(void);
-RCU_API int rcu_memb_read_ongoing(void);
-RCU_API void rcu_memb_synchronize_rcu(void);
-RCU_API void rcu_memb_call_rcu(struct rcu_head *head,
-			       void (*func)(struct rcu_head *head));
-RCU_API void rcu_memb_barrier(void);
-
-/* Slow paths of the inlines. */
-RCU_API void rcu_memb_wake_writer_(void);
-RCU_API _Noreturn void rcu_memb_misuse_(const char *call, const char *rule);
+/* The exported functions and state (rcu/flavour-api.h); the flavour's ops
+ * are these. */
+RCU_FLAVOUR_EXPORTS_(rcu_memb);
 
 RCU_TSAN_FENCES_BEGIN_
 
@@ -164,6 +150,12 @@ static inline unsigned long rcu_memb_nesting_(void)
 					       memory_order_relaxed) & RCU_NEST_MASK_);
 }
 
+/* Whether the thread is inside a read-side section. */
+static inline int rcu_memb_read_ongoing_inline_(void)
+{
+	return rcu_memb_nesting_() != 0;
+}
+
 #ifdef RCU_DEBUG_CHECKS
 static inline void rcu_memb_read_lock_inline_(void)
 {
@@ -188,18 +180,7 @@ static inline void rcu_memb_read_unlock_inline_(void) { rcu_memb_read_unlock_fas
 
 RCU_TSAN_FENCES_END_
 
-/* The liburcu-style names. */
-static inline void rcu_register_thread(void) { rcu_memb_register_thread(); }
-static inline void rcu_unregister_thread(void) { rcu_memb_unregister_thread(); }
-static inline void rcu_read_lock(void) { rcu_memb_read_lock_inline_(); }
-static inline void rcu_read_unlock(void) { rcu_memb_read_unlock_inline_(); }
-static inline int rcu_read_ongoing(void) { return rcu_memb_nesting_() != 0; }
-static inline void synchronize_rcu(void) { rcu_memb_synchronize_rcu(); }
-static inline void call_rcu(struct rcu_head *head,
-			    void (*func)(struct rcu_head *head))
-{
-	rcu_memb_call_rcu(head, func);
-}
-static inline void rcu_barrier(void) { rcu_memb_barrier(); }
+/* The liburcu-style names (rcu/flavour-api.h). */
+RCU_FLAVOUR_SHORT_NAMES_(rcu_memb)
 
 #endif /* RCU_MEMB_H */

@@ -67,32 +67,18 @@
 
 #include <rcu/atomic.h>
 #include <rcu/flavour.h>
+#include <rcu/flavour-api.h>
 #include <rcu/pointer.h>
 #include <rcu/reader.h>
 
 RCU_DECLARE_FLAVOUR("rcu_qsbr_flavour");
 
-/* State the inline fast paths touch (see rcu/reader.h). */
-extern RCU_API _Thread_local struct rcu_reader_ rcu_qsbr_reader_ RCU_TLS_MODEL_;
-extern RCU_API struct rcu_gp_ rcu_qsbr_gp_;
-
-/* The exported functions (the flavour's ops are these). */
-RCU_API void rcu_qsbr_register_thread(void);
-RCU_API void rcu_qsbr_unregister_thread(void);
-RCU_API void rcu_qsbr_read_lock(void);
-RCU_API void rcu_qsbr_read_unlock(void);
-RCU_API int rcu_qsbr_read_ongoing(void);
+/* The exported functions and state both flavours have (rcu/flavour-api.h),
+ * and QSBR's own (the flavour's ops are these). */
+RCU_FLAVOUR_EXPORTS_(rcu_qsbr);
 RCU_API void rcu_qsbr_quiescent_state(void);
 RCU_API void rcu_qsbr_thread_offline(void);
 RCU_API void rcu_qsbr_thread_online(void);
-RCU_API void rcu_qsbr_synchronize_rcu(void);
-RCU_API void rcu_qsbr_call_rcu(struct rcu_head *head,
-			       void (*func)(struct rcu_head *head));
-RCU_API void rcu_qsbr_barrier(void);
-
-/* Slow paths of the inlines. */
-RCU_API void rcu_qsbr_wake_writer_(void);
-RCU_API _Noreturn void rcu_qsbr_misuse_(const char *call, const char *rule);
 
 RCU_TSAN_FENCES_BEGIN_
 
@@ -158,6 +144,14 @@ static inline void rcu_qsbr_thread_online_inline_(void)
 	rcu_fence(memory_order_seq_cst);
 }
 
+/* Whether the thread is online: in QSBR it may hold RCU pointers anywhere
+ * between quiescent states. */
+static inline int rcu_qsbr_read_ongoing_inline_(void)
+{
+	/* Relaxed: the thread's own slot. */
+	return rcu_atomic_load(&rcu_qsbr_reader_.ctr, memory_order_relaxed) != 0;
+}
+
 /* The read-side nesting depth (counted only with RCU_DEBUG_CHECKS). */
 static inline unsigned long rcu_qsbr_nesting_(void)
 {
@@ -195,16 +189,10 @@ static inline void rcu_qsbr_check_outside_(const char *call) { (void)call; }
 
 RCU_TSAN_FENCES_END_
 
-/* The liburcu-style names. */
-static inline void rcu_register_thread(void) { rcu_qsbr_register_thread(); }
-static inline void rcu_unregister_thread(void) { rcu_qsbr_unregister_thread(); }
-static inline void rcu_read_lock(void) { rcu_qsbr_read_lock_inline_(); }
-static inline void rcu_read_unlock(void) { rcu_qsbr_read_unlock_inline_(); }
-static inline int rcu_read_ongoing(void)
-{
-	/* Relaxed: the thread's own slot. */
-	return rcu_atomic_load(&rcu_qsbr_reader_.ctr, memory_order_relaxed) != 0;
-}
+/* The liburcu-style names: those of both flavours (rcu/flavour-api.h),
+ * then QSBR's own. */
+RCU_FLAVOUR_SHORT_NAMES_(rcu_qsbr)
+
 static inline void rcu_quiescent_state(void)
 {
 	rcu_qsbr_check_outside_("rcu_quiescent_state");
@@ -220,12 +208,5 @@ static inline void rcu_thread_online(void)
 	rcu_qsbr_check_outside_("rcu_thread_online");
 	rcu_qsbr_thread_online_inline_();
 }
-static inline void synchronize_rcu(void) { rcu_qsbr_synchronize_rcu(); }
-static inline void call_rcu(struct rcu_head *head,
-			    void (*func)(struct rcu_head *head))
-{
-	rcu_qsbr_call_rcu(head, func);
-}
-static inline void rcu_barrier(void) { rcu_qsbr_barrier(); }
 
 #endif /* RCU_QSBR_H */

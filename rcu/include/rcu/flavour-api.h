@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/flavour-api.h - what <rcu/qsbr.h> and <rcu/memb.h> declare alike,
+ * written once as macros over the flavour prefix (rcu_qsbr, rcu_memb): the
+ * exported functions and state every flavour library has, and the
+ * liburcu-style short names over them. Not an API: include a flavour header,
+ * not this file.
+ *
+ * The short names come from a macro the flavour header expands, rather than
+ * from declarations in this file, so that they stay header-level static
+ * inlines of that flavour (the exported symbols keep their prefix, and both
+ * flavours link into one program) and so that the reference, which reads
+ * each flavour header on its own, finds them there.
+ */
+#ifndef RCU_FLAVOUR_API_H
+#define RCU_FLAVOUR_API_H
+
+#include <rcu/flavour.h>
+#include <rcu/reader.h>
+
+/*
+ * The exported state the inline fast paths touch (rcu/reader.h) and the
+ * exported functions of every flavour: the flavour's ops are these, plus,
+ * for QSBR, the quiescent-state functions its header declares itself. The
+ * slow paths of the inlines end the list. Use as a declaration:
+ * RCU_FLAVOUR_EXPORTS_(rcu_qsbr);
+ */
+#define RCU_FLAVOUR_EXPORTS_(fl)					\
+	extern RCU_API _Thread_local struct rcu_reader_ fl##_reader_	\
+		RCU_TLS_MODEL_;						\
+	extern RCU_API struct rcu_gp_ fl##_gp_;				\
+	RCU_API void fl##_register_thread(void);			\
+	RCU_API void fl##_unregister_thread(void);			\
+	RCU_API void fl##_read_lock(void);				\
+	RCU_API void fl##_read_unlock(void);				\
+	RCU_API int fl##_read_ongoing(void);				\
+	RCU_API void fl##_synchronize_rcu(void);			\
+	RCU_API void fl##_call_rcu(struct rcu_head *head,		\
+				   void (*func)(struct rcu_head *head));	\
+	RCU_API void fl##_barrier(void);				\
+	RCU_API void fl##_wake_writer_(void);				\
+	RCU_API _Noreturn void fl##_misuse_(const char *call, const char *rule)
+
+/*
+ * The liburcu-style names both flavours give: static inlines over the
+ * flavour's exported functions and over the inline read side that its
+ * header defines before expanding this (fl##_read_lock_inline_,
+ * fl##_read_unlock_inline_, fl##_read_ongoing_inline_). Expands to function
+ * definitions: no semicolon after it.
+ */
+#define RCU_FLAVOUR_SHORT_NAMES_(fl)					\
+	static inline void rcu_register_thread(void)			\
+	{ fl##_register_thread(); }					\
+	static inline void rcu_unregister_thread(void)			\
+	{ fl##_unregister_thread(); }					\
+	static inline void rcu_read_lock(void)				\
+	{ fl##_read_lock_inline_(); }					\
+	static inline void rcu_read_unlock(void)			\
+	{ fl##_read_unlock_inline_(); }					\
+	static inline int rcu_read_ongoing(void)			\
+	{ return fl##_read_ongoing_inline_(); }				\
+	static inline void synchronize_rcu(void)			\
+	{ fl##_synchronize_rcu(); }					\
+	static inline void call_rcu(struct rcu_head *head,		\
+				    void (*func)(struct rcu_head *head)) \
+	{ fl##_call_rcu(head, func); }					\
+	static inline void rcu_barrier(void)				\
+	{ fl##_barrier(); }
+
+#endif /* RCU_FLAVOUR_API_H */
