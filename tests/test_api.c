@@ -522,6 +522,81 @@ START_TEST(lookup_hits_and_misses_give_node_or_null)
 }
 END_TEST
 
+/* Batched lookups of keys[0..n) give what single lookups give. */
+static void check_batch_against_single(struct cds_lfht *ht, const uint64_t *keys, size_t n,
+				       unsigned long (*hash)(uint64_t))
+{
+	unsigned long hashes[64];
+	const void *key_ptrs[64];
+	struct cds_lfht_iter batch[64], single;
+
+	ck_assert_uint_le(n, 64);
+	for (size_t i = 0; i < n; i++) {
+		hashes[i] = hash(keys[i]);
+		key_ptrs[i] = &keys[i];
+	}
+	rcu_read_lock();
+	lfht_lookup_batch(ht, n, hashes, test_match, key_ptrs, batch);
+	for (size_t i = 0; i < n; i++) {
+		cds_lfht_lookup(ht, hashes[i], test_match, &keys[i], &single);
+		ck_assert_ptr_eq(batch[i].node, single.node);
+		ck_assert_ptr_eq(batch[i].next, single.next);
+	}
+	rcu_read_unlock();
+}
+
+START_TEST(lookup_batch_gives_what_single_lookups_give)
+{
+	struct cds_lfht *ht = fill(16, 0, 1000);
+	struct cds_lfht *dups = cds_lfht_new(4, 1, 0, 0, NULL);
+	uint64_t keys[64];
+	struct cds_lfht_iter iter;
+	unsigned long found = 0, expected = 0;
+
+	/* Hits and misses mixed, more than one window (16), odd sizes. */
+	for (size_t i = 0; i < 64; i++)
+		keys[i] = (i * 37) % 2000;
+	for (size_t n = 0; n <= 64; n += 7)
+		check_batch_against_single(ht, keys, n, test_hash);
+	rcu_read_lock();
+	for (size_t i = 0; i < 64; i++) {
+		unsigned long h = test_hash(keys[i]);
+		const void *k = &keys[i];
+
+		lfht_lookup_batch(ht, 1, &h, test_match, &k, &iter);
+		found += cds_lfht_iter_get_node(&iter) != NULL;
+		expected += keys[i] < 1000;
+	}
+	rcu_read_unlock();
+	ck_assert_uint_gt(expected, 0);
+	ck_assert_uint_lt(expected, 64);
+	ck_assert_uint_eq(found, expected);
+
+	/* Removed nodes: deleted keys are misses for both. */
+	rcu_read_lock();
+	for (uint64_t k = 0; k < 1000; k += 3) {
+		struct test_node *tn = test_lookup(ht, k);
+
+		ck_assert_int_eq(cds_lfht_del(ht, &tn->node), 0);
+		test_node_free_rcu(tn);
+	}
+	rcu_read_unlock();
+	check_batch_against_single(ht, keys, 64, test_hash);
+
+	/* Duplicates and colliding hashes: the first of a key's run. */
+	ck_assert_ptr_nonnull(dups);
+	rcu_read_lock();
+	for (uint64_t k = 0; k < 32; k++) {
+		cds_lfht_add(dups, test_collide_hash(k), &test_node_new(k, 1)->node);
+		cds_lfht_add(dups, test_collide_hash(k), &test_node_new(k, 2)->node);
+	}
+	rcu_read_unlock();
+	check_batch_against_single(dups, keys, 64, test_collide_hash);
+	test_empty_and_destroy(dups);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
 START_TEST(lookup_of_colliding_hash_with_other_key_misses)
 {
 	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
@@ -901,5 +976,6 @@ int main(void)
 	TEST_ADD(s, count_nodes_is_exact_and_split_counts_zero_without_accounting, 30);
 	TEST_ADD(s, count_nodes_split_counts_track_adds_and_dels_with_accounting, 30);
 	TEST_ADD(s, node_init_leaves_node_usable_and_nodes_are_reclaimed, 30);
+	TEST_ADD(s, lookup_batch_gives_what_single_lookups_give, 30);
 	return test_main(s);
 }

@@ -252,6 +252,70 @@ START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
 }
 END_TEST
 
+static _Atomic(long) resizer_stop, resizer_rounds;
+
+static void *resize_back_and_forth(void *arg)
+{
+	struct cds_lfht *ht = arg;
+	long rounds = 0;
+
+	rcu_register_thread();
+	while (!rcu_atomic_load(&resizer_stop, memory_order_relaxed)) {
+		cds_lfht_resize(ht, rounds % 2 ? 1 : 1UL << 14);
+		rounds++;
+		rcu_atomic_store(&resizer_rounds, rounds, memory_order_relaxed);
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+START_TEST(lookup_batch_during_resizes_finds_every_key_and_no_other)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	uint64_t keys[48];
+	unsigned long hashes[48];
+	const void *key_ptrs[48];
+	struct cds_lfht_iter iters[48];
+	uint64_t rng = 42;
+	pthread_t resizer;
+	long batches = 0, wrong = 0;
+	double end;
+
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, 20000);
+	rcu_atomic_store(&resizer_stop, 0, memory_order_relaxed);
+	test_start(&resizer, resize_back_and_forth, ht);
+	end = test_now() + test_stress_seconds();
+	while (test_now() < end) {
+		for (int i = 0; i < 48; i++) {
+			keys[i] = test_rand(&rng) % 40000;	/* half are misses */
+			hashes[i] = test_hash(keys[i]);
+			key_ptrs[i] = &keys[i];
+		}
+		rcu_read_lock();
+		lfht_lookup_batch(ht, 48, hashes, test_match, key_ptrs, iters);
+		for (int i = 0; i < 48; i++) {
+			struct cds_lfht_node *node = cds_lfht_iter_get_node(&iters[i]);
+			struct test_node *tn = node ? test_node_of(node) : NULL;
+
+			wrong += (keys[i] < 20000) != (tn != NULL) || (tn && tn->key != keys[i]);
+		}
+		rcu_read_unlock();
+		quiescent();
+		batches++;
+	}
+	rcu_atomic_store(&resizer_stop, 1, memory_order_relaxed);
+	test_join(resizer);
+	fprintf(stderr, "[%s] %ld batches of 48 lookups during %ld resizes: %ld wrong\n",
+		TEST_FLAVOUR_NAME, batches,
+		rcu_atomic_load(&resizer_rounds, memory_order_relaxed), wrong);
+	ck_assert_int_eq(wrong, 0);
+	ck_assert_int_gt(batches, 10);
+	ck_assert_int_ge(rcu_atomic_load(&resizer_rounds, memory_order_relaxed), 2);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
 /* Seconds for one shrink from size to 1 of a table holding size / 4 keys
  * (best of three). */
 static double shrink_seconds(unsigned long size)
@@ -317,5 +381,6 @@ int main(void)
 	TEST_ADD(s, unusable_attr_refuses_auto_resize_and_resizes_without_helpers, 60);
 	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
 	TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);
+	TEST_ADD(s, lookup_batch_during_resizes_finds_every_key_and_no_other, 60);
 	return test_main(s);
 }

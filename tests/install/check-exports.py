@@ -27,11 +27,21 @@ def header_api(source_root):
     headers = list((source_root / 'include/lfht').glob('*.h'))
     headers += list((source_root / 'rcu/include/rcu').glob('*.h'))
     names = set()
+    # rcu/flavour-api.h writes a flavour's common exports once, as the macro
+    # RCU_FLAVOUR_EXPORTS_(fl): each invocation exports fl##<suffix>.
+    common = []
+    for h in headers:
+        text = re.sub(r'\\\n', ' ', h.read_text())
+        m = re.search(r'^#define RCU_FLAVOUR_EXPORTS_\(fl\)(.*)$', text, flags=re.M)
+        if m:
+            common = re.findall(r'\bfl##(\w+)', m.group(1))
     for h in headers:
         text = re.sub(r'/\*.*?\*/', ' ', h.read_text(), flags=re.S)
         text = re.sub(r'\\\n', ' ', text)
         text = '\n'.join(l for l in text.splitlines() if not l.lstrip().startswith('#'))
         names.update(re.findall(r'RCU_DECLARE_FLAVOUR\("(\w+)"\)', text))
+        for fl in re.findall(r'\bRCU_FLAVOUR_EXPORTS_\((\w+)\)', text):
+            names.update(fl + suffix for suffix in common)
         for stmt in text.split(';'):
             if not re.search(r'\b(LFHT_API|RCU_API)\b', stmt):
                 continue

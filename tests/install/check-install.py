@@ -58,7 +58,7 @@ def main():
         if not path.exists():
             errors.append(f'not installed: {path.relative_to(destdir)}')
     for h in ['lfht/lfht.h', 'lfht/lfht-inline.h', 'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
-              'rcu/flavour.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
+              'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
         want(includedir / h)
     for lib in ['lfht', 'rcu-qsbr', 'rcu-memb']:
         want(libdir / 'pkgconfig' / f'{lib}.pc')
