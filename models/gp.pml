@@ -2,11 +2,11 @@
  * gp.pml - the updater half of a grace period, shared by memb.pml and
  * qsbr.pml, and the weak-memory machinery both use.
  *
- * Models rcu/src/gp.c (lines as of commit a008489): gp_run() (147-164,
- * the seq_cst increment and the fence on all readers), gp_wait_for_readers()
- * (111-144: scan, spin, futex = -1, fence, rescan, withdraw or sleep),
- * gp_scan_readers() (91-108) and wake_writer_() (212-219), with the two
- * futex calls of rcu/src/futex.h (17-26). One synchronize_rcu() by one
+ * Models rcu/src/gp.c (lines of today's sources): gp_run() (150-168,
+ * the seq_cst increment by RCU_GP_STEP_ and the fence on all readers),
+ * gp_wait_for_readers() (114-148: scan, spin, futex = -1, fence, rescan,
+ * withdraw or sleep), gp_scan_readers() (94-111) and wake_writer_()
+ * (226-233), with the two futex calls of rcu/src/futex.h (17-26). One synchronize_rcu() by one
  * updater: gp_lock and the tickets of gp_synchronize() (note 6) only
  * serialise and share grace periods and are left out, as is the registry
  * lock (readers never take it on their fast paths).

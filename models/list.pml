@@ -3,19 +3,24 @@
  * del, replace, unlink with helping, bucket insertion (grow) and bucket
  * removal (shrink), with a reader doing lookups.
  *
- * Models (lines as of commit a008489):
- *   lfht/list.c     list_help_unlink() (31-48), lfht_list_add() (50-137),
- *                   lfht_list_add_bucket() (139-191),
- *                   lfht_list_unlink_removed() (193-222),
- *                   lfht_list_mark_removed() (224-244)
- *   lfht/table.c    cds_lfht_replace() (248-291), cds_lfht_del() (293-307)
- *   lfht/resize.c   resize_grow() (151-172): link the order's buckets, then
- *                   store size; resize_shrink() (174-215): store the lower
- *                   size, mark and unlink the buckets, wait a grace period,
- *                   free them
- *   lfht/buckets.c  lfht_bucket_for_hash() (41-49)
- *   include/lfht/lfht.h  lfht_lookup_inline_() (215-243),
- *                   lfht_view_bucket_() (188-200)
+ * Models (function names of today's sources; lines as of the commit that
+ * last updated this header, after the list.c/iter.c split):
+ *   lfht/list.c     list_commit() (72-85: the fences and seq_cst CAS of every
+ *                   commit), cursor_settle() (132-148) and help_unlink()
+ *                   (112-125), lfht_list_add() (210-240),
+ *                   replace_commit() (185-197) and lfht_list_replace()
+ *                   (242-255: cds_lfht_replace), mark_removed() (259-274)
+ *                   and lfht_list_del() (276-284: cds_lfht_del),
+ *                   list_unlink_removed() (201-208),
+ *                   lfht_list_add_bucket() (288-313),
+ *                   lfht_list_remove_bucket() (315-321)
+ *   lfht/resize.c   grow_order() (246-268): link the order's buckets, then
+ *                   store size; shrink_order() (280-303): store the lower
+ *                   size, remove and unlink the buckets; then
+ *                   resize_finish_shrink(): a grace period, the frees
+ *   include/lfht/lfht-inline.h  lfht_view_bucket_() (93-105),
+ *                   lfht_find_from_() (155-173), lfht_lookup_inline_()
+ *                   (176-185)
  *
  * Abstractions. Every load, store and CAS of a next word (or of size) is
  * one atomic step; steps interleave sequentially consistently: the

@@ -3,14 +3,13 @@
  * whose ctr word holds snapshot + nesting, the membarrier that stands in for
  * the readers' fences, the updater's scan and its futex sleep.
  *
- * Models the reader design with the nesting merged into the ctr word
- * (liburcu style; the change in flight when this model was written):
- *   rcu/include/rcu/memb.h  rcu_memb_read_lock_fast_() (95-112),
- *                           rcu_memb_read_unlock_fast_() (114-134),
- *                           rcu_memb_reader_fence_() (80-93)
- *   rcu/src/memb.c          flavour_fence_all_readers() (57-75)
+ * Models the reader with the nesting merged into the ctr word (lines of
+ * today's sources):
+ *   rcu/include/rcu/memb.h  rcu_memb_read_lock_fast_() (93-116),
+ *                           rcu_memb_read_unlock_fast_() (118-143),
+ *                           rcu_memb_reader_fence_() (72-85)
+ *   rcu/src/memb.c          flavour_fence_all_readers() (58-74)
  *   rcu/src/gp.c            the updater side, through gp.pml
- * (lines as of commit a008489, before the change).
  *   lock:   c = own ctr; if (c & 0xffff) == 0: ctr = load(gp.ctr) + 1,
  *           else ctr = c + 1; then the reader fence.
  *   unlock: c = own ctr; if (c & 0xffff) == 1: ctr = 0 (release), reader

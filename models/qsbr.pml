@@ -2,15 +2,16 @@
  * qsbr.pml - the QSBR flavour's grace period: quiescent states, going
  * offline and online, the updater's scan and its futex sleep.
  *
- * Models (lines as of commit a008489):
- *   rcu/include/rcu/qsbr.h  rcu_qsbr_quiescent_state_inline_() (96-120),
- *                           rcu_qsbr_thread_offline_inline_() (122-136),
- *                           rcu_qsbr_thread_online_inline_() (138-152)
- *   rcu/src/qsbr.c          flavour_fence_all_readers() (106-111): a
+ * Models (lines of today's sources):
+ *   rcu/include/rcu/qsbr.h  rcu_qsbr_quiescent_state_inline_() (89-113),
+ *                           rcu_qsbr_thread_offline_inline_() (115-129),
+ *                           rcu_qsbr_thread_online_inline_() (131-145)
+ *   rcu/src/qsbr.c          flavour_fence_all_readers() (74-79): a
  *                           seq_cst fence on the updater only
  *   rcu/src/gp.c            the updater side, through gp.pml
  *
- * Abstractions: the counter starts at 1 and steps by 1 (as in gp.c); one
+ * Abstractions: the counter starts at 1 and steps by 1 (gp.c steps by
+ * RCU_GP_STEP_; a QSBR slot holds no nesting bits, so that is the same); one
  * grace period runs. Two readers: reader 0 registers (which goes online)
  * and loops taking the pointer and announcing a quiescent state, like an
  * event loop, until synchronize_rcu() has returned, then goes offline; so
