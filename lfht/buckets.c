@@ -15,8 +15,9 @@
  * - outside a resize, entries above size are NULL (resize.c frees them
  *   after the grace period that ends a shrink).
  *
- * Relies on table.c (allocator) and resize.c (ordering of the size store
- * against linking, grace periods before the frees).
+ * Calls internal.h (allocator) and the bucket arithmetic of
+ * <lfht/lfht-inline.h>; relies on resize.c for the ordering of the size
+ * store against linking and for the grace periods before the frees.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>

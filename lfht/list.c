@@ -19,9 +19,10 @@
  *   between two full barriers, after the node's own fields are written;
  *   a bucket node is linked by a release CAS.
  *
- * Calls buckets.c for the start bucket of a hash (which is always linked:
- * resize.c stores the size after linking on grow and before removing on
- * shrink, so a restart finds a live bucket).
+ * Calls lfht_view_bucket_() (<lfht/lfht-inline.h>) for the start bucket
+ * of a hash, which is always linked: resize.c stores the size after
+ * linking on grow and before removing on shrink, so a restart finds a live
+ * bucket.
  */
 #include "internal.h"
 

@@ -18,7 +18,7 @@
  *   exclusively (worker.c), so the child inherits the tables between two
  *   steps, never in the middle of one.
  *
- * Relies on: nothing of the table; the flavour's ops for going offline.
+ * Calls nothing of the table; the flavour's ops for going offline.
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>

@@ -4,9 +4,9 @@
  * process-wide allocator), the updates, count_nodes.
  *
  * Owns struct cds_lfht's lifetime and the process-wide allocator. The
- * update entry points are thin: the list work is in list.c, the counting
- * in count.c, the resize triggers in resize.c, the resize worker in
- * worker.c.
+ * entry points are thin: they call list.c (the updates), iter.c (the
+ * walks), count.c (the counting), resize.c (the triggers), worker.c (the
+ * shared worker), buckets.c (the bucket tables).
  *
  * Invariant: a table never calls RCU before cds_lfht_new returns (it may be
  * created before any thread registers); every allocation of the table's
