@@ -259,6 +259,14 @@ double test_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+bool test_size_reached(void *goal)
+{
+	struct test_size_goal *g = goal;
+	unsigned long n = lfht_nr_buckets(g->ht);
+
+	return n >= g->at_least && n <= g->at_most;
+}
+
 bool test_wait_until(bool (*cond)(void *arg), void *arg, double seconds)
 {
 	double end = test_now() + seconds;

@@ -43,6 +43,22 @@ static inline void test_leave_read_sections(void)
 #error "build with -DTEST_FLAVOUR_QSBR or -DTEST_FLAVOUR_MEMB"
 #endif
 
+/* Built with ThreadSanitizer or AddressSanitizer (clang or gcc spelling). */
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_TSAN 1
+#endif
+#if __has_feature(address_sanitizer)
+#define TEST_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) && !defined(TEST_TSAN)
+#define TEST_TSAN 1
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_ASAN)
+#define TEST_ASAN 1
+#endif
+
 #include <rcu/atomic.h>
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
@@ -124,6 +140,13 @@ void test_alloc_uninstall(void);
 /* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator). */
 double test_stress_seconds(void);
 double test_now(void);
+/* A bucket count to wait for, with test_wait_until(test_size_reached, ...). */
+struct test_size_goal {
+	struct cds_lfht *ht;
+	unsigned long at_least, at_most;
+};
+bool test_size_reached(void *goal);
+
 /* Polls cond(arg) for up to seconds, offline between polls; true if met. */
 bool test_wait_until(bool (*cond)(void *arg), void *arg, double seconds);
 /* pthread_join while offline, so a QSBR grace period never waits on us. */

@@ -24,23 +24,6 @@
 extern _Thread_local unsigned long lfht_test_visits_;
 extern void (*lfht_test_step_hook_)(struct cds_lfht *ht, const char *step);
 
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TEST_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__) && !defined(TEST_TSAN)
-#define TEST_TSAN 1
-#endif
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_ASAN)
-#define TEST_ASAN 1
-#endif
-
 /* ---- the duplicate walk --------------------------------------------------- */
 
 START_TEST(duplicate_walk_visits_only_the_keys_run)
@@ -125,19 +108,6 @@ static bool worker_paused(void *arg)
 	return rcu_atomic_load(&pause_at.paused, memory_order_relaxed) != 0;
 }
 
-struct size_goal {
-	struct cds_lfht *ht;
-	unsigned long at_least, at_most;
-};
-
-static bool size_reached(void *arg)
-{
-	struct size_goal *g = arg;
-	unsigned long n = lfht_nr_buckets(g->ht);
-
-	return n >= g->at_least && n <= g->at_most;
-}
-
 /* The child's checks cannot use ck_assert (it would run the rest of the
  * suite in the child): they exit with a message. */
 #define CHILD_CHECK(cond, ...)						\
@@ -154,7 +124,7 @@ static bool size_reached(void *arg)
  * and is destroyed. */
 static void child_uses_table(struct cds_lfht *ht, unsigned long nr_keys)
 {
-	struct size_goal grown = { ht, 1UL << 14, ~0UL }, shrunk = { ht, 1, 64 };
+	struct test_size_goal grown = { ht, 1UL << 14, ~0UL }, shrunk = { ht, 1, 64 };
 	unsigned long n;
 
 	lfht_test_step_hook_ = NULL;
@@ -162,11 +132,11 @@ static void child_uses_table(struct cds_lfht *ht, unsigned long nr_keys)
 	CHILD_CHECK(n == nr_keys, "found %lu of %lu keys", n, nr_keys);
 	/* 2^17 keys more: the load asks for at least 2^14 buckets. */
 	test_fill(ht, 1UL << 40, (1UL << 40) + (1UL << 17));
-	CHILD_CHECK(test_wait_until(size_reached, &grown, WAIT_SECONDS),
+	CHILD_CHECK(test_wait_until(test_size_reached, &grown, WAIT_SECONDS),
 		    "table did not grow: %lu buckets", lfht_nr_buckets(ht));
 	n = test_del_all(ht);
 	CHILD_CHECK(n == nr_keys + (1UL << 17), "deleted %lu", n);
-	CHILD_CHECK(test_wait_until(size_reached, &shrunk, WAIT_SECONDS),
+	CHILD_CHECK(test_wait_until(test_size_reached, &shrunk, WAIT_SECONDS),
 		    "table did not shrink: %lu buckets", lfht_nr_buckets(ht));
 	CHILD_CHECK(cds_lfht_destroy(ht, NULL) == 0, "destroy failed");
 	rcu_barrier();
@@ -240,10 +210,10 @@ static bool fork_tests_skip(void)
 static void parent_table_intact(struct cds_lfht *ht, unsigned long nr_keys,
 				unsigned long at_least, unsigned long at_most)
 {
-	struct size_goal goal = { ht, at_least, at_most };
+	struct test_size_goal goal = { ht, at_least, at_most };
 
 	rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
-	ck_assert_msg(test_wait_until(size_reached, &goal, WAIT_SECONDS),
+	ck_assert_msg(test_wait_until(test_size_reached, &goal, WAIT_SECONDS),
 		      "parent table stuck at %lu buckets", lfht_nr_buckets(ht));
 	ck_assert_uint_eq(test_count_found(ht, 0, nr_keys), nr_keys);
 	lfht_test_step_hook_ = NULL;
@@ -262,14 +232,14 @@ static struct cds_lfht *new_auto_table(void)
 START_TEST(fork_with_worker_idle_child_grows_shrinks_destroys)
 {
 	struct cds_lfht *ht;
-	struct size_goal settled;
+	struct test_size_goal settled;
 
 	if (fork_tests_skip())
 		return;
 	ht = new_auto_table();
 	test_fill(ht, 0, 1000);
-	settled = (struct size_goal){ ht, 256, 256 };
-	ck_assert(test_wait_until(size_reached, &settled, WAIT_SECONDS));
+	settled = (struct test_size_goal){ ht, 256, 256 };
+	ck_assert(test_wait_until(test_size_reached, &settled, WAIT_SECONDS));
 	fork_and_check_child(ht, 1000);
 	parent_table_intact(ht, 1000, 256, 256);
 }
@@ -298,14 +268,14 @@ END_TEST
 START_TEST(fork_with_worker_mid_shrink_child_grows_shrinks_destroys)
 {
 	struct cds_lfht *ht;
-	struct size_goal grown;
+	struct test_size_goal grown;
 
 	if (fork_tests_skip())
 		return;
 	ht = new_auto_table();
 	test_fill(ht, 0, FORK_KEYS);
-	grown = (struct size_goal){ ht, FORK_KEYS / 4, ~0UL };
-	ck_assert(test_wait_until(size_reached, &grown, WAIT_SECONDS));
+	grown = (struct test_size_goal){ ht, FORK_KEYS / 4, ~0UL };
+	ck_assert(test_wait_until(test_size_reached, &grown, WAIT_SECONDS));
 	/* Paused after the first shrink step: size lowered, the top order's
 	 * buckets unlinked, its table not yet freed (that waits for a grace
 	 * period after the steps). */

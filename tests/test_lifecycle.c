@@ -58,19 +58,6 @@ static pid_t resize_worker_tid(void)
 	return tid;
 }
 
-struct size_goal {
-	struct cds_lfht *ht;
-	unsigned long at_least, at_most;
-};
-
-static bool size_reached(void *arg)
-{
-	struct size_goal *g = arg;
-	unsigned long n = lfht_nr_buckets(g->ht);
-
-	return n >= g->at_least && n <= g->at_most;
-}
-
 /* Whether the table's size is one its load keeps (the auto-resize policy:
  * at most 4 and at least 1/4 node per bucket, within min and max). */
 static bool load_settled(void *arg)
@@ -104,9 +91,9 @@ START_TEST(ten_thousand_growing_tables_cost_a_handful_of_threads)
 		test_fill(tables[i], 0, 40);
 	}
 	for (unsigned i = 0; i < NR_TABLES; i++) {
-		struct size_goal g = { tables[i], 8, 16 };
+		struct test_size_goal g = { tables[i], 8, 16 };
 
-		ck_assert_msg(test_wait_until(size_reached, &g, WAIT_SECONDS),
+		ck_assert_msg(test_wait_until(test_size_reached, &g, WAIT_SECONDS),
 			      "table %u stuck at %lu buckets", i, lfht_nr_buckets(tables[i]));
 		grown++;
 	}
@@ -135,8 +122,8 @@ START_TEST(two_tables_updated_in_lock_step_both_shrink_when_emptied)
 					  NULL);
 	struct cds_lfht *b = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
 					  NULL);
-	struct size_goal a_grown = { a, 1UL << 13, ~0UL }, b_grown = { b, 1UL << 13, ~0UL };
-	struct size_goal a_small = { a, 1, 64 }, b_small = { b, 1, 64 };
+	struct test_size_goal a_grown = { a, 1UL << 13, ~0UL }, b_grown = { b, 1UL << 13, ~0UL };
+	struct test_size_goal a_small = { a, 1, 64 }, b_small = { b, 1, 64 };
 	const uint64_t nr = 1UL << 16;
 
 	ck_assert_ptr_nonnull(a);
@@ -146,8 +133,8 @@ START_TEST(two_tables_updated_in_lock_step_both_shrink_when_emptied)
 		test_fill(a, k, k + 1);
 		test_fill(b, k, k + 1);
 	}
-	ck_assert(test_wait_until(size_reached, &a_grown, WAIT_SECONDS));
-	ck_assert(test_wait_until(size_reached, &b_grown, WAIT_SECONDS));
+	ck_assert(test_wait_until(test_size_reached, &a_grown, WAIT_SECONDS));
+	ck_assert(test_wait_until(test_size_reached, &b_grown, WAIT_SECONDS));
 	for (uint64_t k = 0; k < nr; k++) {
 		struct test_node *ta, *tb;
 
@@ -162,9 +149,9 @@ START_TEST(two_tables_updated_in_lock_step_both_shrink_when_emptied)
 		test_node_free_rcu(tb);
 		quiescent();
 	}
-	ck_assert_msg(test_wait_until(size_reached, &a_small, WAIT_SECONDS),
+	ck_assert_msg(test_wait_until(test_size_reached, &a_small, WAIT_SECONDS),
 		      "first table kept %lu buckets", lfht_nr_buckets(a));
-	ck_assert_msg(test_wait_until(size_reached, &b_small, WAIT_SECONDS),
+	ck_assert_msg(test_wait_until(test_size_reached, &b_small, WAIT_SECONDS),
 		      "second table kept %lu buckets", lfht_nr_buckets(b));
 	fprintf(stderr, "[%s] two tables emptied in lock step: %lu and %lu buckets\n",
 		TEST_FLAVOUR_NAME, lfht_nr_buckets(a), lfht_nr_buckets(b));
