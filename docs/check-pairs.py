@@ -266,6 +266,9 @@ def definitions(src):
         m = re.match(r'\s*#\s*define\s+([A-Za-z_]\w*)(\(|\s+([A-Za-z_]\w*)\s*$)?', line)
         if m and m.group(2):
             found.add(m.group(1))
+        # A macro that writes functions (rcu/flavour-api.h's short names):
+        # the inlines its body defines.
+        found.update(re.findall(r'\bstatic\s+inline\s+[\w\s*]*?\b([A-Za-z_]\w*)\s*\(', line))
     body = src.body
     forms = [
         # type name(   (the word before the name is part of the type)
