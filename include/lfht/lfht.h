@@ -8,8 +8,8 @@
  * this one: cds_lfht_new() then builds a table driven by that flavour. The
  * library itself (`liblfht`) is built once and serves either flavour.
  *
- * Each entry below says what RCU asks of its caller (\rcustate) and what
- * memory ordering it gives (\ordering). The RCU rules in one place:
+ * Each entry below says what RCU asks of its caller (RCU state) and what
+ * memory ordering it gives (Ordering). The RCU rules in one place:
  *
  * | Call | Registered thread? | Read-side critical section? |
  * |------|--------------------|-----------------------------|
@@ -74,7 +74,8 @@ struct cds_lfht_iter {
 	 * The current node, or NULL at the end. Read it through
 	 * cds_lfht_iter_get_node(). */
 	/** \var cds_lfht_iter::next
-	 * The successor read together with cds_lfht_iter::node. The table's. */
+	 * The successor read together with cds_lfht_iter::node; the table's,
+	 * never use it. */
 	struct cds_lfht_node *node, *next;
 };
 
@@ -101,8 +102,8 @@ typedef int (*cds_lfht_match_fct)(struct cds_lfht_node *node, const void *key);
 /** Flags for cds_lfht_new(), or'ed together. */
 enum {
 	/** Grow the table automatically when chains get long (and, with
-	 * #CDS_LFHT_ACCOUNTING, shrink it when it empties), in the resize worker
-	 * (see cds_lfht_new()). cds_lfht_resize() still works. */
+	 * #CDS_LFHT_ACCOUNTING, shrink it when the load falls), in the resize
+	 * worker (see cds_lfht_new()). cds_lfht_resize() still works. */
 	CDS_LFHT_AUTO_RESIZE = (1U << 0),
 	/** Keep split (per-CPU) counts of the nodes: needed by
 	 * cds_lfht_count_nodes() to report counts, and, with
