@@ -44,7 +44,7 @@ rm -f "$log"
 }
 
 if [ -s "$log" ]; then
-	echo "run-doxygen.sh: doxygen warnings (fix the reference in docs/reference/ or the guides):" >&2
+	echo "run-doxygen.sh: doxygen warnings (fix the comments in include/lfht/*.h, the reference in docs/reference/ or the guides):" >&2
 	cat "$log" >&2
 	exit 1
 fi

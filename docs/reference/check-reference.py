@@ -65,6 +65,11 @@ def entries(page):
     out = {}
     parts = re.split(r'<h2 class="memtitle">', page)
     for part in parts[1:]:
+        # A part ends with the next entry's anchor (and perhaps a group
+        # header): not this entry's, or a link to the next entry would
+        # count as a link to this one.
+        part = re.split(r'<h2 class="groupheader">|<a id="[^"]+" name="[^"]+"></a>\s*$',
+                        part)[0]
         m = re.search(r'<a href="#([0-9a-f]+)">', part)
         if m:
             out[m.group(1)] = part
@@ -108,7 +113,7 @@ def main():
             for label in ('RCU state:', 'Ordering:'):
                 if f'<dt>{label}</dt>' not in entry:
                     errors.append(f'{page_name}: {name} has no "{label}" section '
-                                  '(\\rcustate / \\ordering in docs/reference)')
+                                  '(\\rcustate / \\ordering at the declaration or in docs/reference)')
             # The member's own anchor, or an \anchor inside its entry (the
             # flavour headers' entries have one each: doxygen's \ref
             # cannot tell two same-named functions of two files apart).

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * lfht/extensions.h - what lfht offers beyond the cds_lfht API: allocators
- * (per table, and a process-wide default; for embedding, and for tests
- * that inject allocation failures) and a look at a table's bucket count.
+/**
+ * \file
+ * \brief What lfht offers beyond the `cds_lfht` API: allocators (per table,
+ * and a process-wide default; for embedding, and for tests that inject
+ * allocation failures) and a look at a table's bucket count.
  */
 #ifndef LFHT_EXTENSIONS_H
 #define LFHT_EXTENSIONS_H
@@ -11,30 +12,58 @@
 
 #include <lfht/lfht.h>
 
-/*
- * Where every table gets its memory: the table itself, bucket tables,
- * counters. zalloc returns zero-filled memory aligned to at least 16 bytes,
- * or NULL; free receives the size that was asked for.
+/**
+ * \brief Where a table gets its memory: the table itself, its bucket
+ * tables, its counters (never the user's entries).
+ *
+ * Given to one table by lfht_new_with_allocator() or
+ * lfht_new_flavour_allocator(), or installed for the tables created
+ * afterwards without one of their own by lfht_set_allocator().
  */
 struct lfht_allocator {
+	/** Returns `size` zero-filled bytes aligned to at least 16, or NULL (the
+	 * table call then fails with ENOMEM). Called with #ctx. */
 	void *(*zalloc)(size_t size, void *ctx);
+	/** Frees memory from #zalloc; receives the size that was asked for and
+	 * #ctx. */
 	void (*free)(void *ptr, size_t size, void *ctx);
+	/** Passed unchanged to both functions. */
 	void *ctx;
 };
 
-/*
- * Installs the default allocator for all tables created afterwards without
- * one of their own; NULL restores calloc/free. A table frees its memory
- * with the allocator it was created with. Not thread-safe against
- * concurrent table creation: set it at start-up.
+/**
+ * \brief Installs the default allocator: the one used by every table
+ * created afterwards without an allocator of its own.
+ * \param allocator The allocator (copied), or NULL for the built-in default
+ * (calloc() and free()).
+ *
+ * A table frees its memory with the allocator it was created with, so
+ * tables created before the call are not affected.
+ * \rcustate No requirement.
+ * \ordering None (a plain store): not safe against a concurrent table
+ * creation. Install it at start-up, before the threads that create tables
+ * start, or publish it to them yourself.
  */
 LFHT_API void lfht_set_allocator(const struct lfht_allocator *allocator);
 
-/*
- * cds_lfht_new_flavour() with the table's own allocator (NULL: the
- * default), used for all of that table's memory: the table, its bucket
- * tables, its counters. The allocator object is copied. NULL with errno
- * EINVAL also when allocator lacks zalloc or free.
+/**
+ * \brief cds_lfht_new_flavour() with the table's own allocator.
+ * \param init_size As for cds_lfht_new().
+ * \param min_nr_alloc_buckets As for cds_lfht_new().
+ * \param max_nr_buckets As for cds_lfht_new().
+ * \param flags As for cds_lfht_new().
+ * \param attr As for cds_lfht_new().
+ * \param flavour As for cds_lfht_new_flavour().
+ * \param allocator The allocator (copied) for all of this table's memory:
+ * the table, its bucket tables, its counters; NULL for the default (see
+ * lfht_set_allocator()).
+ * \return The table, or NULL with errno set: as cds_lfht_new_flavour(), and
+ * EINVAL when \p allocator lacks `zalloc` or `free`, ENOMEM when its
+ * `zalloc` returns NULL.
+ *
+ * The shared resize worker, which outlives tables, is not allocated with it.
+ * \rcustate As cds_lfht_new(): any thread, registered or not.
+ * \ordering As cds_lfht_new().
  */
 LFHT_API struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 						     unsigned long min_nr_alloc_buckets,
@@ -44,7 +73,20 @@ LFHT_API struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 						     const struct lfht_allocator *allocator);
 
 #ifdef RCU_FLAVOUR_SELECTED
-/* cds_lfht_new() with the table's own allocator (see above). */
+/**
+ * \brief cds_lfht_new() with the table's own allocator, for the flavour
+ * whose header was included.
+ * \param init_size As for cds_lfht_new().
+ * \param min_nr_alloc_buckets As for cds_lfht_new().
+ * \param max_nr_buckets As for cds_lfht_new().
+ * \param flags As for cds_lfht_new().
+ * \param attr As for cds_lfht_new().
+ * \param allocator As for lfht_new_flavour_allocator().
+ * \return As lfht_new_flavour_allocator().
+ *
+ * \rcustate As cds_lfht_new(): any thread, registered or not.
+ * \ordering As cds_lfht_new().
+ */
 static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
 						       unsigned long min_nr_alloc_buckets,
 						       unsigned long max_nr_buckets,
@@ -56,9 +98,14 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
 }
 #endif
 
-/*
- * The table's current number of buckets (a power of two). Exact when no
- * resize runs; the caller must be a registered thread.
+/**
+ * \brief The table's current number of buckets (a power of two).
+ * \param ht The table.
+ * \return The bucket count; exact when no resize is running.
+ *
+ * \rcustate Registered thread.
+ * \ordering An acquire read of the bucket count, so the buckets it covers
+ * are initialised.
  */
 LFHT_API unsigned long lfht_nr_buckets(struct cds_lfht *ht);
 
