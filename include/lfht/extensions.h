@@ -109,14 +109,24 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
  */
 LFHT_API unsigned long lfht_nr_buckets(struct cds_lfht *ht);
 
-/*
- * n lookups at once: iters[i] receives what cds_lfht_lookup(ht, hashes[i],
- * match, keys[i], &iters[i]) would give, with the same RCU rule (inside a
- * read-side section) and the same ordering (each found node as by
- * rcu_dereference()). Any n, 0 included. The cache misses of the lookups
- * overlap (each lookup prefetches the node it visits next while the others
- * step), which is what makes it faster than n single lookups on tables
- * larger than the caches. Inline, so that match is inlined too.
+/**
+ * \brief n lookups at once, their cache misses overlapped.
+ * \param ht The table.
+ * \param n How many lookups; any number, 0 included.
+ * \param hashes The hash of each key (n of them).
+ * \param match The key comparison, as for cds_lfht_lookup().
+ * \param keys The keys (n of them), each passed to match.
+ * \param iters Receives, at i, what cds_lfht_lookup(ht, hashes[i], match,
+ * keys[i], &iters[i]) would give.
+ *
+ * Up to 16 lookups are stepped in turn, one node each, each prefetching the
+ * node it visits next, so that on a table larger than the caches their
+ * memory latencies overlap instead of adding up. Inline, so that match is
+ * inlined too.
+ *
+ * \rcustate Registered thread, inside a read-side critical section, as for
+ * cds_lfht_lookup().
+ * \ordering As cds_lfht_lookup(), for each node found.
  */
 static inline void lfht_lookup_batch(struct cds_lfht *ht, size_t n, const unsigned long *hashes,
 				     cds_lfht_match_fct match, const void *const *keys,
