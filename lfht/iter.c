@@ -53,19 +53,19 @@ static struct cds_lfht_node *first_node(struct cds_lfht *ht)
 	return lfht_ptr_(word);
 }
 
-void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
 	iter_settle(iter, first_node(ht));
 }
 
-void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+void lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
 	(void)ht;
 	iter_settle(iter, iter->next);
 }
 
-void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
-			     const void *key, struct cds_lfht_iter *iter)
+void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
+			 const void *key, struct cds_lfht_iter *iter)
 {
 	(void)ht;
 	if (!iter->node)
@@ -75,7 +75,7 @@ void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 	lfht_find_from_(iter->next, iter->node->reverse_hash, match, key, iter);
 }
 
-int cds_lfht_is_node_deleted(const struct cds_lfht_node *node)
+int lfht_is_node_deleted(const struct cds_lfht_node *node)
 {
 	/* Relaxed: a snapshot; the caller's read-side section keeps node. */
 	return lfht_is_removed(rcu_atomic_load((_Atomic(uintptr_t) *)&node->next,

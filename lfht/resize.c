@@ -363,7 +363,7 @@ static void resize_unlock(struct cds_lfht *ht, bool was_online)
 	lfht_offline_end(ht->flavour, was_online);
 }
 
-void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
+void lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
 	bool was_online = resize_lock(ht);
 

@@ -149,17 +149,17 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	return ht;
 }
 
-struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
-				      unsigned long min_nr_alloc_buckets,
-				      unsigned long max_nr_buckets,
-				      int flags, pthread_attr_t *attr,
-				      const struct rcu_flavour *flavour)
+struct cds_lfht *lfht_new_flavour(unsigned long init_size,
+				  unsigned long min_nr_alloc_buckets,
+				  unsigned long max_nr_buckets,
+				  int flags, pthread_attr_t *attr,
+				  const struct rcu_flavour *flavour)
 {
 	return lfht_new_flavour_allocator(init_size, min_nr_alloc_buckets, max_nr_buckets,
 					  flags, attr, flavour, NULL);
 }
 
-int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
+int lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 {
 	const struct rcu_flavour *f = ht->flavour;
 	bool empty;
@@ -203,28 +203,28 @@ static struct cds_lfht_node *table_add(struct cds_lfht *ht, unsigned long hash,
 	return ret;
 }
 
-void cds_lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
+void lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
 {
 	(void)table_add(ht, hash, node, LFHT_ADD_DUP, NULL, NULL);
 }
 
-struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
-					  cds_lfht_match_fct match, const void *key,
-					  struct cds_lfht_node *node)
+struct cds_lfht_node *lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
+				      cds_lfht_match_fct match, const void *key,
+				      struct cds_lfht_node *node)
 {
 	return table_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key);
 }
 
-struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
-					   cds_lfht_match_fct match, const void *key,
-					   struct cds_lfht_node *node)
+struct cds_lfht_node *lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
+				       cds_lfht_match_fct match, const void *key,
+				       struct cds_lfht_node *node)
 {
 	return table_add(ht, hash, node, LFHT_ADD_REPLACE, match, key);
 }
 
-int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
-		     unsigned long hash, cds_lfht_match_fct match, const void *key,
-		     struct cds_lfht_node *new_node)
+int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
+		 unsigned long hash, cds_lfht_match_fct match, const void *key,
+		 struct cds_lfht_node *new_node)
 {
 	struct cds_lfht_node *old = old_iter->node;
 
@@ -236,7 +236,7 @@ int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 	return lfht_list_replace(ht, hash, old, new_node);
 }
 
-int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
+int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	if (!node || !lfht_list_del(ht, node))
 		return -ENOENT;
@@ -244,8 +244,8 @@ int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 	return 0;
 }
 
-void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
-			  unsigned long *count, long *split_count_after)
+void lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
+		      unsigned long *count, long *split_count_after)
 {
 	*split_count_before = lfht_counters_sum(ht);
 	*count = lfht_iter_count(ht);

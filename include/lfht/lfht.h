@@ -139,6 +139,10 @@ static inline struct cds_lfht_node *cds_lfht_iter_get_node(struct cds_lfht_iter 
 	return iter->node;
 }
 
+/* The exported functions behind the cds_lfht_* inlines below, the inline
+ * lookup and what it reads of a table: <lfht/lfht-inline.h>, not API. */
+#include <lfht/lfht-inline.h>
+
 /**
  * \brief Creates a table for a flavour chosen at run time: cds_lfht_new()
  * with the flavour given explicitly.
@@ -156,11 +160,15 @@ static inline struct cds_lfht_node *cds_lfht_iter_get_node(struct cds_lfht_iter 
  * \rcustate As cds_lfht_new(): any thread, registered or not.
  * \ordering As cds_lfht_new().
  */
-LFHT_API struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
-					       unsigned long min_nr_alloc_buckets,
-					       unsigned long max_nr_buckets,
-					       int flags, pthread_attr_t *attr,
-					       const struct rcu_flavour *flavour);
+static inline struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
+						    unsigned long min_nr_alloc_buckets,
+						    unsigned long max_nr_buckets,
+						    int flags, pthread_attr_t *attr,
+						    const struct rcu_flavour *flavour)
+{
+	return lfht_new_flavour(init_size, min_nr_alloc_buckets, max_nr_buckets, flags, attr,
+				flavour);
+}
 
 #ifdef RCU_FLAVOUR_SELECTED
 /**
@@ -225,7 +233,11 @@ static inline struct cds_lfht *cds_lfht_new(unsigned long init_size,
  * before the call yourself (for example by joining the threads that used
  * it).
  */
-LFHT_API int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr);
+static inline int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
+{
+	return lfht_destroy(ht, attr);
+}
+
 /**
  * \brief Resizes the table to a bucket count, in the calling thread.
  * \param ht The table.
@@ -241,7 +253,11 @@ LFHT_API int cds_lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr);
  * returns in the same state.
  * \ordering No memory barrier is promised.
  */
-LFHT_API void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size);
+static inline void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size)
+{
+	lfht_resize(ht, new_size);
+}
+
 /**
  * \brief Counts the nodes by walking the whole table.
  * \param ht The table.
@@ -257,8 +273,12 @@ LFHT_API void cds_lfht_resize(struct cds_lfht *ht, unsigned long new_size);
  * \ordering None promised: a node added or removed during the walk may or
  * may not be counted.
  */
-LFHT_API void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
-				   unsigned long *count, long *split_count_after);
+static inline void cds_lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
+					unsigned long *count, long *split_count_after)
+{
+	lfht_count_nodes(ht, split_count_before, count, split_count_after);
+}
+
 /**
  * \brief cds_lfht_lookup() as an exported function, for callers that need
  * its address (cds_lfht_lookup() is its static inline twin, so that the
@@ -287,8 +307,12 @@ LFHT_API void lfht_lookup(struct cds_lfht *ht, unsigned long hash,
  * began the traversal.
  * \ordering Acts as rcu_dereference() on the node found.
  */
-LFHT_API void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
-				      const void *key, struct cds_lfht_iter *iter);
+static inline void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
+					   const void *key, struct cds_lfht_iter *iter)
+{
+	lfht_next_duplicate(ht, match, key, iter);
+}
+
 /**
  * \brief Starts a walk over the whole table.
  * \param ht The table.
@@ -299,7 +323,11 @@ LFHT_API void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct ma
  * covers the whole walk.
  * \ordering Acts as rcu_dereference() on the node found.
  */
-LFHT_API void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter);
+static inline void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+{
+	lfht_first(ht, iter);
+}
+
 /**
  * \brief Moves an iterator to the next node, whatever its bucket.
  * \param ht The table.
@@ -312,7 +340,11 @@ LFHT_API void cds_lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter);
  * began the walk.
  * \ordering Acts as rcu_dereference() on the node found.
  */
-LFHT_API void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter);
+static inline void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+{
+	lfht_next(ht, iter);
+}
+
 /**
  * \brief Adds a node, even when nodes with the same key are present.
  * \param ht The table.
@@ -325,8 +357,12 @@ LFHT_API void cds_lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter);
  * makes the node visible, so everything written to the entry before the call
  * is seen by any reader that finds it.
  */
-LFHT_API void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
-			   struct cds_lfht_node *node);
+static inline void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
+				struct cds_lfht_node *node)
+{
+	lfht_add(ht, hash, node);
+}
+
 /**
  * \brief Adds a node unless a node with the same key is present.
  * \param ht The table.
@@ -344,10 +380,14 @@ LFHT_API void cds_lfht_add(struct cds_lfht *ht, unsigned long hash,
  * that adds the node. Not added: acts as rcu_dereference() on the node
  * returned.
  */
-LFHT_API struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
-						   cds_lfht_match_fct match,
-						   const void *key,
-						   struct cds_lfht_node *node);
+static inline struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
+							cds_lfht_match_fct match,
+							const void *key,
+							struct cds_lfht_node *node)
+{
+	return lfht_add_unique(ht, hash, match, key, node);
+}
+
 /**
  * \brief Adds a node, replacing the node with the same key if there is one.
  * \param ht The table.
@@ -364,10 +404,14 @@ LFHT_API struct cds_lfht_node *cds_lfht_add_unique(struct cds_lfht *ht, unsigned
  * \ordering A full memory barrier before and after the atomic step that
  * swaps the nodes.
  */
-LFHT_API struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
-						    cds_lfht_match_fct match,
-						    const void *key,
-						    struct cds_lfht_node *node);
+static inline struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
+							 cds_lfht_match_fct match,
+							 const void *key,
+							 struct cds_lfht_node *node)
+{
+	return lfht_add_replace(ht, hash, match, key, node);
+}
+
 /**
  * \brief Replaces the node an iterator is at by a new node with the same key.
  * \param ht The table.
@@ -388,9 +432,13 @@ LFHT_API struct cds_lfht_node *cds_lfht_add_replace(struct cds_lfht *ht, unsigne
  * \ordering Replaced: a full memory barrier before and after the atomic
  * step. Failed: none.
  */
-LFHT_API int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
-			      unsigned long hash, cds_lfht_match_fct match,
-			      const void *key, struct cds_lfht_node *new_node);
+static inline int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
+				   unsigned long hash, cds_lfht_match_fct match,
+				   const void *key, struct cds_lfht_node *new_node)
+{
+	return lfht_replace(ht, old_iter, hash, match, key, new_node);
+}
+
 /**
  * \brief Removes a node from the table.
  * \param ht The table.
@@ -404,7 +452,11 @@ LFHT_API int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_ite
  * \ordering Removed: a full memory barrier before and after the atomic step
  * that removes the node. Failed: none.
  */
-LFHT_API int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node);
+static inline int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
+{
+	return lfht_del(ht, node);
+}
+
 /**
  * \brief Tells whether a node has been removed.
  * \param node A node found by a lookup or traversal.
@@ -416,11 +468,11 @@ LFHT_API int cds_lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node);
  * \ordering A plain snapshot; the answer may be stale as soon as it is
  * returned unless the caller excludes the node's removal.
  */
-LFHT_API int cds_lfht_is_node_deleted(const struct cds_lfht_node *node);
+static inline int cds_lfht_is_node_deleted(const struct cds_lfht_node *node)
+{
+	return lfht_is_node_deleted(node);
+}
 
-/* The lookup, inline (so that the compiler can inline match), and what it
- * reads of a table: <lfht/lfht-inline.h>, not part of the API. */
-#include <lfht/lfht-inline.h>
 
 /**
  * \brief Finds the first node whose hash is \p hash and which \p match

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check-exports.py BUILD_ROOT SOURCE_ROOT LFHT_VERSION
+"""check-exports.py BUILD_ROOT SOURCE_ROOT LFHT_VERSION LFHT_SOVERSION
 
 The shared libraries export exactly their public API, and carry the soname
 of their project's version:
 - the names declared with LFHT_API / RCU_API in the installed headers, plus
   the flavour objects named by RCU_DECLARE_FLAVOUR("..."), must all be
   defined in the dynamic symbol table of the library they belong to
-  (cds_lfht_* and lfht_* in liblfht, rcu_qsbr_* in librcu-qsbr, rcu_memb_*
-  in librcu-memb);
-- nothing else may be (nm -D --defined-only); anything else is printed;
-- SONAME is lib<name>.so.<major> and the file is lib<name>.so.<version>.
+  (lfht_* in liblfht, rcu_qsbr_* in librcu-qsbr, rcu_memb_* in
+  librcu-memb);
+- nothing else may be (nm -D --defined-only); anything else is printed; in
+  particular no liburcu name (cds_lfht_*, urcu_*, rcu_* without a flavour
+  prefix), so that a process can hold lfht and liburcu at once;
+- SONAME is lib<name>.so.<major> (liblfht: its LFHT_SOVERSION) and the
+  file is lib<name>.so.<version>.
 Exit 77 (skipped) when the build has no shared libraries.
 """
 import json
@@ -19,7 +22,9 @@ import re
 import subprocess
 import sys
 
-LIBS = {'lfht': r'(cds_lfht_|lfht_)', 'rcu-qsbr': r'rcu_qsbr_', 'rcu-memb': r'rcu_memb_'}
+LIBS = {'lfht': r'lfht_', 'rcu-qsbr': r'rcu_qsbr_', 'rcu-memb': r'rcu_memb_'}
+# Names no library may export: liburcu's (a process may hold both).
+FOREIGN = re.compile(r'^(cds_lfht_|urcu_|rcu_(?!qsbr_|memb_))')
 
 
 def header_api(source_root):
@@ -66,6 +71,7 @@ def main():
     build = pathlib.Path(sys.argv[1])
     source = pathlib.Path(sys.argv[2])
     lfht_version = sys.argv[3]
+    lfht_soversion = sys.argv[4]
     info = json.loads(subprocess.check_output(['meson', 'introspect', '--projectinfo', str(build)]))
     versions = {'lfht': lfht_version}
     for sub in info.get('subprojects', []):
@@ -90,6 +96,8 @@ def main():
         # Version-script nodes (type A) are not symbols of the API.
         exported -= {line.split()[0] for line in out.splitlines()
                      if len(line.split()) > 1 and line.split()[1] == 'A'}
+        for name in sorted(n for n in exported if FOREIGN.match(n)):
+            errors.append(f'{path.name}: exports {name}, a liburcu name')
         extra = sorted(exported - api[lib])
         missing = sorted(api[lib] - exported)
         for name in extra:
@@ -100,7 +108,7 @@ def main():
         if version is None:
             errors.append(f'{lib}: project version unknown')
             continue
-        major = version.split('.')[0]
+        major = lfht_soversion if lib == 'lfht' else version.split('.')[0]
         if path.name != f'lib{lib}.so.{version}':
             errors.append(f'{path.name}: file name is not lib{lib}.so.{version}')
         dyn = subprocess.check_output(['readelf', '-d', str(path)], text=True)
