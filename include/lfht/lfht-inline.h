@@ -232,6 +232,7 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 				       const void *const *keys, struct cds_lfht_iter *iters)
 {
 	struct cds_lfht_node *cur[LFHT_BATCH_WINDOW_];
+	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 	unsigned long walking = 0;
 	uintptr_t next;
 	size_t k;
@@ -240,12 +241,13 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 		(void)lfht_load_next_(buckets[k], &next);
 		cur[k] = lfht_ptr_(next);
 		__builtin_prefetch(cur[k]);
+		reverse_hashes[k] = lfht_reverse_bits_(hashes[k]);
 		walking |= 1UL << k;
 	}
 	while (walking) {
 		for (k = 0; k < m; k++) {
 			struct cds_lfht_node *node = cur[k];
-			unsigned long reverse_hash = lfht_reverse_bits_(hashes[k]);
+			unsigned long reverse_hash = reverse_hashes[k];
 
 			if (!(walking & (1UL << k)))
 				continue;
