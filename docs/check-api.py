@@ -35,6 +35,8 @@ import pathlib
 import re
 import sys
 
+import check_report
+
 COMMENT = re.compile(r'/\*.*?\*/', re.S)
 # On the text with comments blanked out, at the start of a line.
 FUNCTION = re.compile(r'^(?:LFHT_API|static\s+inline)\b([^;{}()#]*?)\b([A-Za-z_]\w*)\s*\(',
@@ -215,28 +217,12 @@ def main():
     if args.meson:
         check_meson(mandir, pathlib.Path(args.meson), problems)
 
-    messages = [f'{label}:{line}: {message}' if line else f'{label}: {message}'
-                for label, line, message in problems]
-    for message in messages:
-        print(message)
-    if args.expect is not None:
-        wanted = [line for line in pathlib.Path(args.expect).read_text().splitlines()
-                  if line.strip()]
-        if not messages or sorted(messages) != sorted(wanted):
-            print('check-api.py self-test: expected these violations:', file=sys.stderr)
-            for line in wanted:
-                print('  ' + line, file=sys.stderr)
-            return 1
-        print(f'check-api.py self-test: the check fails as it should '
-              f'({len(messages)} violations)')
-        return 0
-    if messages:
-        print(f'check-api.py: {len(messages)} violations', file=sys.stderr)
-        return 1
-    print(f'check-api.py: {len(public)} functions and macros, each with its Doxygen '
-          f'comment (\\brief, \\param, \\return, \\rcustate, \\ordering) and a man page '
-          f'name; every type and constant commented; every page installed')
-    return 0
+    return check_report.report(
+        'check-api.py', problems, args.expect,
+        f'{len(problems)} violations',
+        f'{len(public)} functions and macros, each with its Doxygen comment '
+        f'(\\brief, \\param, \\return, \\rcustate, \\ordering) and a man page name; '
+        f'every type and constant commented; every page installed')
 
 
 if __name__ == '__main__':

@@ -60,6 +60,8 @@ import pathlib
 import re
 import sys
 
+import check_report
+
 ROOT_GLOBS = [
     'lfht/*.c', 'lfht/*.h', 'include/**/*.h',
     'rcu/src/*.c', 'rcu/src/*.h', 'rcu/include/**/*.h',
@@ -505,29 +507,11 @@ def main():
             parser.error(f'--known {entry}: want FILE:NAME')
         known.add((label, name))
     problems, nr_files = run(collect(args.root, args.paths), known)
-    messages = [f'{label}:{line}: {message}' if line else f'{label}: {message}'
-                for label, line, message in problems]
-    for message in messages:
-        print(message)
-    if args.expect is not None:
-        wanted = [line for line in pathlib.Path(args.expect).read_text().splitlines()
-                  if line.strip()]
-        if not messages or sorted(messages) != sorted(wanted):
-            print('check-pairs.py self-test: expected these violations:', file=sys.stderr)
-            for line in wanted:
-                print('  ' + line, file=sys.stderr)
-            return 1
-        print(f'check-pairs.py self-test: the check fails as it should '
-              f'({len(messages)} violations)')
-        return 0
-    if messages:
-        print(f'check-pairs.py: {len(messages)} violations in {nr_files} files',
-              file=sys.stderr)
-        return 1
-    print(f'check-pairs.py: {nr_files} files: every function that an ordering comment '
-          f'names exists, and every acquire, release, seq_cst access and fence says '
-          f'what it pairs with')
-    return 0
+    return check_report.report(
+        'check-pairs.py', problems, args.expect,
+        f'{len(problems)} violations in {nr_files} files',
+        f'{nr_files} files: every function that an ordering comment names exists, and '
+        f'every acquire, release, seq_cst access and fence says what it pairs with')
 
 
 if __name__ == '__main__':
