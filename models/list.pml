@@ -37,9 +37,8 @@
  * dels or replaces a node starts inside the section in which it looked
  * the node up. Freeing sets freed[n]; every dereference, and every free,
  * asserts !freed[n]. The bucket comes from one load of size (the code's
- * lfht_view_bucket_() load; list.c does not use the size that
- * lfht_bucket_for_hash() also returns). The resize worker's helper threads, the orders array and the
- * split counters are left out.
+ * lfht_view_bucket_() load). The resize worker's helper threads, the
+ * orders array and the split counters are left out.
  *
  * One scenario per run (-DSCENARIO_...), each with its bounds:
  *   INSERT   size 1 -> 2: thread 1 add_unique(h1, node 3) then add(h3,
@@ -162,7 +161,7 @@ inline synchronize(me, q, s)
 	s = 0
 }
 
-/* lfht_bucket_for_hash() / lfht_view_bucket_(): one acquire load of size. */
+/* lfht_view_bucket_(): one acquire load of size. */
 inline bucket_for_hash(h, b, sz)
 {
 	sz = size;
@@ -170,14 +169,14 @@ inline bucket_for_hash(h, b, sz)
 	sz = 0
 }
 
-/* list_help_unlink(): unlink cur (word cw, REMOVED) from prev (word pw). */
+/* help_unlink(): unlink cur (word cw, REMOVED) from prev (word pw). */
 inline help_unlink(prev, pw, cw, ok)
 {
 	cas(prev, pw, MK(PTR(cw), pw & BUCKET), ok);
 	ok = 0
 }
 
-/* lfht_list_unlink_removed(h): returns once no removed node sits at or
+/* list_unlink_removed(h): returns once no removed node sits at or
  * before h's position. */
 inline unlink_removed(h, prev, cur, pw, cw, crh, sz, st, ok)
 {
@@ -283,7 +282,7 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 	prev = 0; cur = 0; pw = 0; cw = 0; crh = 0; st = 0; ok = 0
 }
 
-/* lfht_list_mark_removed(n, bucket): ok when this call set REMOVED. */
+/* mark_removed(n, flags): ok when this call set REMOVED. */
 inline mark_removed(n, flags, wd, ok)
 {
 	atomic { assert(!freed[n]); wd = w[n] }	/* relaxed */
@@ -492,7 +491,7 @@ proctype thread3()
 {
 	LOCALS;
 #if defined(SCENARIO_INSERT)
-	/* resize_grow() to 2 buckets. */
+	/* grow_order() to 2 buckets. */
 #ifdef MUTANT_SIZE_BEFORE_LINK
 	size = 2;
 #endif
