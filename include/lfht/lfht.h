@@ -13,7 +13,7 @@
  *
  * | Call | Registered thread? | Read-side critical section? |
  * |------|--------------------|-----------------------------|
- * | cds_lfht_new(), cds_lfht_new_flavour(), cds_lfht_node_init() | not needed | either |
+ * | cds_lfht_new(), cds_lfht_new_flavour(), cds_lfht_node_init(), cds_lfht_node_init_deleted() | not needed | either |
  * | cds_lfht_destroy() | yes (QSBR: online or offline) | outside; never from a call_rcu() callback |
  * | cds_lfht_resize() | yes (QSBR: online or offline) | outside |
  * | lookups, iteration, cds_lfht_count_nodes() | yes | inside, across the whole traversal |
@@ -111,16 +111,39 @@ enum {
 	CDS_LFHT_ACCOUNTING = (1U << 1),
 };
 
+/* The exported functions behind the cds_lfht_* inlines below, the inline
+ * lookup and what it reads of a table: <lfht/lfht-inline.h>, not API. */
+#include <lfht/lfht-inline.h>
+
 /**
  * \brief Prepares a node before it is added to a table.
  * \param node The node embedded in the new entry.
+ *
+ * Until it is added, the node reads as deleted: cds_lfht_is_node_deleted()
+ * is nonzero, and cds_lfht_del() and cds_lfht_replace() refuse it with
+ * -ENOENT instead of corrupting a table it was never in.
  *
  * \rcustate None: the node is still private to the caller.
  * \ordering None: cds_lfht_add() and its variants publish the node.
  */
 static inline void cds_lfht_node_init(struct cds_lfht_node *node)
 {
-	(void)node;
+	/* Relaxed: the node is private; an add stores its word anew and
+	 * publishes it. */
+	rcu_atomic_store(&node->next, (uintptr_t)LFHT_REMOVED_, memory_order_relaxed);
+}
+
+/**
+ * \brief Prepares a node that reads as deleted until it is added (liburcu
+ * 0.14's name; cds_lfht_node_init() does the same here).
+ * \param node The node embedded in the new entry.
+ *
+ * \rcustate None: the node is still private to the caller.
+ * \ordering None: cds_lfht_add() and its variants publish the node.
+ */
+static inline void cds_lfht_node_init_deleted(struct cds_lfht_node *node)
+{
+	cds_lfht_node_init(node);
 }
 
 /**
@@ -138,10 +161,6 @@ static inline struct cds_lfht_node *cds_lfht_iter_get_node(struct cds_lfht_iter 
 {
 	return iter->node;
 }
-
-/* The exported functions behind the cds_lfht_* inlines below, the inline
- * lookup and what it reads of a table: <lfht/lfht-inline.h>, not API. */
-#include <lfht/lfht-inline.h>
 
 /**
  * \brief Creates a table for a flavour chosen at run time: cds_lfht_new()
@@ -443,8 +462,9 @@ static inline int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *ol
  * \brief Removes a node from the table.
  * \param ht The table.
  * \param node The node to remove, found by a lookup or traversal.
- * \return 0 on success; -ENOENT when \p node is NULL or was already removed
- * (by another del or replace: exactly one of them wins).
+ * \return 0 on success; -ENOENT when \p node is NULL, was already removed
+ * (by another del or replace: exactly one of them wins), or was initialised
+ * by cds_lfht_node_init() and never added.
  *
  * \rcustate Registered thread, inside a read-side critical section that also
  * covered the lookup that found \p node. Free the entry only after a grace
