@@ -25,8 +25,10 @@
  * start and end inside it. */
 #define HANDLER_HOLD 100000
 #define JOIN_SECONDS 20.0
-/* Handler sections a run must have seen; how long it may go on for them. */
+/* Handler sections and grace periods a run must have seen; how long it may
+ * go on for them. */
 #define MIN_SECTIONS 100
+#define MIN_GRACE_PERIODS 10
 #define EXTRA_SECONDS 30.0
 
 static struct test_obj pool[POOL_SIZE];
@@ -119,11 +121,13 @@ START_TEST(signal_handler_sections_are_protected)
 	test_start(&writer, writer_main, NULL);
 	ck_assert_msg(test_wait_until(test_flag_set, &reader_ready, 10.0),
 		      "reader did not start");
-	/* At least the stress time, and until enough handlers ran (signals
-	 * arrive slowly under emulators and sanitizers), within a bound. */
+	/* At least the stress time, and until enough handlers and grace
+	 * periods ran (both are slow under emulators and sanitizers), within a
+	 * bound. */
 	end = test_now() + test_stress_seconds();
 	while (test_now() < end ||
-	       (rcu_atomic_load(&handler_sections, memory_order_relaxed) < MIN_SECTIONS &&
+	       ((rcu_atomic_load(&handler_sections, memory_order_relaxed) < MIN_SECTIONS ||
+		 rcu_atomic_load(&grace_periods, memory_order_relaxed) < MIN_GRACE_PERIODS) &&
 		test_now() < end + EXTRA_SECONDS)) {
 		ck_assert_int_eq(pthread_kill(reader, SIGUSR1), 0);
 		signals++;
@@ -147,7 +151,7 @@ START_TEST(signal_handler_sections_are_protected)
 			      "object", bad, sections);
 		/* Work was done: handlers ran, grace periods overlapped them. */
 		ck_assert_int_ge(sections, MIN_SECTIONS);
-		ck_assert_int_ge(gps, 10);
+		ck_assert_int_ge(gps, MIN_GRACE_PERIODS);
 		ck_assert_int_ge(reads, 1000);
 	}
 }
