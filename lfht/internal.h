@@ -222,7 +222,6 @@ struct lfht_request {
 
 /* Lock-free: flags req's table and wakes its worker (no-op for NULL). */
 LFHT_HIDDEN void lfht_queue_request(struct lfht_request *req);
-LFHT_HIDDEN void lfht_queue_wake(struct lfht_queue *q);
 /* The worker's side; the caller holds the worker's lock (one consumer). */
 LFHT_HIDDEN struct lfht_request *lfht_queue_pop(struct lfht_queue *q);
 /* Clears pending of a popped request before the worker looks. */

@@ -31,14 +31,14 @@ static void queue_push(struct lfht_queue *q, struct lfht_request *req)
 		req->stack_next = head;
 		/* Seq_cst: release publishes stack_next to the popper (pairs
 		 * with the acquire loads in lfht_queue_pop()); the store-load
-		 * order against the load of sleeping in lfht_queue_wake()
+		 * order against the load of sleeping in queue_wake()
 		 * pairs with the fence in lfht_queue_sleep(). Relaxed on
 		 * failure: retried. */
 	} while (!rcu_atomic_cas(&q->stack, &head, req, memory_order_seq_cst,
 				 memory_order_relaxed));
 }
 
-void lfht_queue_wake(struct lfht_queue *q)
+static void queue_wake(struct lfht_queue *q)
 {
 	/* The push (or stop) before the load of sleeping; pairs with the
 	 * fence in lfht_queue_sleep() between its store of sleeping and its
@@ -60,7 +60,7 @@ void lfht_queue_request(struct lfht_request *req)
 	    rcu_atomic_xchg(&req->pending, 1, memory_order_acquire))
 		return;
 	queue_push(req->queue, req);
-	lfht_queue_wake(req->queue);
+	queue_wake(req->queue);
 }
 
 struct lfht_request *lfht_queue_pop(struct lfht_queue *q)
@@ -103,7 +103,7 @@ void lfht_queue_sleep(struct lfht_queue *q, long timeout_ns)
 {
 	/* Relaxed: ordered before the look at the stack by the fence. */
 	rcu_atomic_store(&q->sleeping, 1, memory_order_relaxed);
-	/* Pairs with the fence in lfht_queue_wake() (see there). */
+	/* Pairs with the fence in queue_wake() (see there). */
 	rcu_fence(memory_order_seq_cst);
 	/* Relaxed (both): ordered after our store of sleeping by the fence. */
 	if (!rcu_atomic_load(&q->stack, memory_order_relaxed) &&
@@ -115,9 +115,9 @@ void lfht_queue_sleep(struct lfht_queue *q, long timeout_ns)
 
 void lfht_queue_stop(struct lfht_queue *q)
 {
-	/* Relaxed: published by the fence in lfht_queue_wake(). */
+	/* Relaxed: published by the fence in queue_wake(). */
 	rcu_atomic_store(&q->stop, true, memory_order_relaxed);
-	lfht_queue_wake(q);
+	queue_wake(q);
 }
 
 bool lfht_queue_stopped(struct lfht_queue *q)
