@@ -3,7 +3,8 @@
 """check-guides.py EXAMPLES_DIR [--meson MESON_BUILD] GUIDE.md...
 
 Keeps the guides honest: every ```c block in a guide must appear verbatim
-(line for line, trailing blanks ignored) in one of the example programs,
+(line for line, trailing blanks ignored) in one of the example programs
+(every ```cpp block in one of the C++ ones, *.cc),
 which meson compiles and runs (suite 'docs'). Every example must be quoted
 or named by at least one guide, so none rots unread. With --meson, every
 ```meson block must likewise appear in that file (the consumer fixture's
@@ -31,7 +32,8 @@ def main():
         meson_file = pathlib.Path(args[1])
         args = args[2:]
     guides = [pathlib.Path(p) for p in args]
-    examples = {p.name: lines(p.read_text()) for p in sorted(examples_dir.glob('*.c'))}
+    examples = {p.name: lines(p.read_text())
+                for p in sorted([*examples_dir.glob('*.c'), *examples_dir.glob('*.cc')])}
     used = set()
     errors = []
     blocks = 0
@@ -40,15 +42,18 @@ def main():
         for name in examples:
             if name in text:
                 used.add(name)
-        for match in re.finditer(r'^```c\n(.*?)^```', text, re.S | re.M):
+        for match in re.finditer(r'^```(c|cpp)\n(.*?)^```', text, re.S | re.M):
             blocks += 1
-            block = lines(match.group(1))
+            lang, block = match.group(1), lines(match.group(2))
+            suffix = '.c' if lang == 'c' else '.cc'
             while block and not block[-1]:
                 block.pop()
             line_no = text.count('\n', 0, match.start()) + 1
-            found = [name for name, body in examples.items() if contains(body, block)]
+            found = [name for name, body in examples.items()
+                     if name.endswith(suffix) and contains(body, block)]
             if not found:
-                errors.append(f'{guide.name}:{line_no}: ```c block is in no docs/examples/*.c file')
+                errors.append(f'{guide.name}:{line_no}: ```{lang} block is in no '
+                              f'docs/examples/*{suffix} file')
             used.update(found)
         if meson_file is None:
             continue

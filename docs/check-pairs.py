@@ -131,6 +131,13 @@ class Source:
             for i in range(start, end):
                 if body[i] != '\n':
                     body[i] = ' '
+        # The braces of a header's C++ linkage block (`extern "C" {`, its
+        # string blanked here, and the `}` under `#ifdef __cplusplus`)
+        # enclose no code of their own.
+        for m in re.finditer(r'^extern "[ C]" \{$|(?<=^#ifdef __cplusplus\n)\}$',
+                             self.code, re.M):
+            for i in range(m.start(), m.end()):
+                body[i] = ' '
         self.body = ''.join(body)
         self.depth_at, self.function_start = brace_depths(self.body)
         self.bounds = statement_bounds(self.body)

@@ -34,12 +34,13 @@ note() { echo "bootstrap.sh: $*"; }
 command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
 	die "needs a Debian-based system with dpkg and apt-get"
 
-# Native: build tools, Check, both compilers, clang's sanitizer runtimes
+# Native: build tools, Check, both compilers (C and C++: the consumer suite
+# compiles the headers with g++ and clang++), clang's sanitizer runtimes
 # (libclang-rt-14-dev holds TSan/ASan/UBSan for clang 14 on Debian 12),
 # liburcu and Concurrency Kit (libck-dev) for the side-by-side benchmarks
 # only, gnuplot for their plots, doxygen for the API reference, python3 for
 # meson, spin for the model checks of models/ (suite models).
-packages=(meson ninja-build pkg-config check libsubunit-dev gcc clang
+packages=(meson ninja-build pkg-config check libsubunit-dev gcc g++ clang
 	libclang-rt-14-dev liburcu-dev libck-dev gnuplot-nox doxygen python3 spin)
 
 # Cross: the compilers with their static C libraries, qemu's user-mode

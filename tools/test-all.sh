@@ -89,7 +89,7 @@ filter_opts() {
 	local o name kept=()
 	for o in "${opts[@]}"; do
 		case "$o" in
-		-Db_*|-Dc_*|-Dwerror=*|-Ddefault_library=*) kept+=("$o") ;;
+		-Db_*|-Dc_*|-Dcpp_*|-Dwerror=*|-Ddefault_library=*) kept+=("$o") ;;
 		-D*=*) name=${o#-D}; name=${name%%=*}
 		       ! project_has_option "$name" || kept+=("$o") ;;
 		*) kept+=("$o") ;;
@@ -105,9 +105,11 @@ common_opts=(-Dwerror=true -Dtests=enabled)
 
 have() { command -v "$1" >/dev/null 2>&1; }
 
-# leg_config LEG: sets cc, opts, env_vars, timeout_mult, needs for one leg.
+# leg_config LEG: sets cc, cxx, opts, env_vars, timeout_mult, needs for one
+# leg.
 leg_config() {
 	cc=gcc
+	cxx=g++
 	opts=("${common_opts[@]}" -Dbenchmarks=disabled -Ddocs=disabled)
 	env_vars=()
 	timeout_mult=1
@@ -129,6 +131,7 @@ leg_config() {
 		;;
 	tsan)
 		cc=clang
+		cxx=clang++
 		needs=(clang)
 		opts+=(--buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false)
 		# exitcode: a report fails the test even when the program
@@ -144,7 +147,8 @@ leg_config() {
 		;;
 	asan)
 		opts+=(--buildtype=debugoptimized -Db_sanitize=address,undefined
-		       -Db_lundef=false -Dc_args=-fno-sanitize-recover=all)
+		       -Db_lundef=false -Dc_args=-fno-sanitize-recover=all
+		       -Dcpp_args=-fno-sanitize-recover=all)
 		env_vars=(ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:print_summary=1
 			  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:print_summary=1
 			  RCU_STRESS_SECONDS=1 LFHT_STRESS_SECONDS=1)
@@ -246,9 +250,10 @@ run_leg() {
 	if [ -d "$dir" ] && [ ! -f "$dir/meson-private/coredata.dat" ]; then
 		rm -rf "$dir"
 	fi
-	# Cross legs take their compiler from the cross file, not from CC.
+	# Cross legs take their compiler from the cross file, not from CC;
+	# the C++ compiler (C++ consumer tests) is the C compiler's twin.
 	local setup=(env)
-	[ -z "$cc" ] || setup+=(CC="$cc")
+	[ -z "$cc" ] || setup+=(CC="$cc" CXX="$cxx")
 	setup+=(meson setup)
 	[ ! -d "$dir" ] || setup+=(--reconfigure)
 	setup+=("$dir" "$source_dir" "${opts[@]}")

@@ -12,6 +12,10 @@
 
 #include <lfht/lfht.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /**
  * \brief Where a table gets its memory: the table itself, its bucket
  * tables, its counters (never the user's entries).
@@ -134,5 +138,9 @@ static inline void lfht_lookup_batch(struct cds_lfht *ht, size_t n, const unsign
 {
 	lfht_lookup_batch_inline_(ht, n, hashes, match, keys, iters);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LFHT_EXTENSIONS_H */

@@ -63,10 +63,10 @@ enum {
 struct cds_lfht_view_ {
 	/* Bucket count, a power of two; stored with release after every
 	 * bucket node it covers is linked. */
-	_Atomic(unsigned long) size;
+	RCU_ATOMIC_(unsigned long) size;
 	/* orders[j]: bucket nodes 2^(j-1) .. 2^j - 1 (orders[0]: bucket 0).
 	 * A new array is published before the size that needs it. */
-	_Atomic(_Atomic(struct cds_lfht_node *) *) orders;
+	RCU_ATOMIC_(RCU_ATOMIC_(struct cds_lfht_node *) *) orders;
 };
 
 #if ULONG_MAX > 0xffffffffUL
@@ -125,7 +125,7 @@ static inline unsigned lfht_order_of_index_(unsigned long index)
 /* Bucket node index in the orders array orders (entry of its order
  * loaded relaxed: the caller knows the order is published, see
  * lfht_view_bucket_()). Shared with lfht/buckets.c. */
-static inline struct cds_lfht_node *lfht_bucket_in_(_Atomic(struct cds_lfht_node *) *orders,
+static inline struct cds_lfht_node *lfht_bucket_in_(RCU_ATOMIC_(struct cds_lfht_node *) *orders,
 						    unsigned long index)
 {
 	unsigned order = lfht_order_of_index_(index);
@@ -149,7 +149,7 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 	/* Acquire: pairs with the release store of view.orders in
 	 * lfht_orders_reserve() (lfht/buckets.c), which comes before the size
 	 * store that needs the larger array, so this load sees that array. */
-	_Atomic(struct cds_lfht_node *) *orders =
+	RCU_ATOMIC_(struct cds_lfht_node *) *orders =
 		rcu_atomic_load(&view->orders, memory_order_acquire);
 
 	return lfht_bucket_in_(orders, hash & (size - 1));

@@ -35,10 +35,20 @@
 #include <rcu/atomic.h>
 #include <rcu/flavour.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define LFHT_API __attribute__((visibility("default")))
 #else
 #define LFHT_API
+#endif
+
+#ifdef __cplusplus
+#define LFHT_ALIGNAS_(n) alignas(n)
+#else
+#define LFHT_ALIGNAS_(n) _Alignas(n)
 #endif
 
 /**
@@ -53,7 +63,7 @@ struct cds_lfht_node {
 	/** The successor in the table's ordered list, with the table's flags in
 	 * the low three bits (hence the 8-byte alignment). Never read or write
 	 * it. */
-	_Alignas(8) _Atomic(uintptr_t) next;
+	LFHT_ALIGNAS_(8) RCU_ATOMIC_(uintptr_t) next;
 	/** The bit-reversed hash, the list's sort key. Set by the table when the
 	 * node is added; never write it. */
 	unsigned long reverse_hash;
@@ -604,5 +614,9 @@ static inline void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 	     pos != NULL;						\
 	     cds_lfht_next_duplicate(ht, match, key, iter),		\
 		     pos = cds_lfht_iter_entry_(iter, pos, member))
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LFHT_LFHT_H */

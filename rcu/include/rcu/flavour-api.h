@@ -26,7 +26,7 @@
  * RCU_FLAVOUR_EXPORTS_(rcu_qsbr);
  */
 #define RCU_FLAVOUR_EXPORTS_(fl)					\
-	extern RCU_API _Thread_local struct rcu_reader_ fl##_reader_	\
+	extern RCU_API RCU_THREAD_LOCAL_ struct rcu_reader_ fl##_reader_	\
 		RCU_TLS_MODEL_;						\
 	extern RCU_API struct rcu_gp_ fl##_gp_;				\
 	RCU_API void fl##_register_thread(void);			\
@@ -39,7 +39,7 @@
 				   void (*func)(struct rcu_head *head));	\
 	RCU_API void fl##_barrier(void);				\
 	RCU_API void fl##_wake_writer_(void);				\
-	RCU_API _Noreturn void fl##_misuse_(const char *call, const char *rule)
+	RCU_NORETURN_ RCU_API void fl##_misuse_(const char *call, const char *rule)
 
 /*
  * The liburcu-style names both flavours give: static inlines over the

@@ -19,6 +19,24 @@
 #define RCU_API
 #endif
 
+/*
+ * The C11 keywords the flavour headers' declarations use, as C++ spells
+ * them. GNU __thread, not thread_local: C++ lets an extern thread_local
+ * have a dynamic initialiser in another translation unit, so every access
+ * through it first calls (or tests for) an init function, which would cost
+ * the inline read side a call; __thread promises static initialisation.
+ */
+#if defined(__cplusplus) && (defined(__GNUC__) || defined(__clang__))
+#define RCU_THREAD_LOCAL_ __thread
+#define RCU_NORETURN_ [[noreturn]]
+#elif defined(__cplusplus)
+#define RCU_THREAD_LOCAL_ thread_local
+#define RCU_NORETURN_ [[noreturn]]
+#else
+#define RCU_THREAD_LOCAL_ _Thread_local
+#define RCU_NORETURN_ _Noreturn
+#endif
+
 /* Callback header for call_rcu(); embed it in the object to be reclaimed. */
 struct rcu_head {
 	struct rcu_head *next;

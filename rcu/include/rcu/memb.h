@@ -56,6 +56,10 @@
 #include <rcu/pointer.h>
 #include <rcu/reader.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 RCU_DECLARE_FLAVOUR("rcu_memb_flavour");
 
 /* The exported functions and state (rcu/flavour-api.h); the flavour's ops
@@ -182,5 +186,9 @@ RCU_TSAN_FENCES_END_
 
 /* The liburcu-style names (rcu/flavour-api.h). */
 RCU_FLAVOUR_SHORT_NAMES_(rcu_memb)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RCU_MEMB_H */

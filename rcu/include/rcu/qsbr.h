@@ -71,6 +71,10 @@
 #include <rcu/pointer.h>
 #include <rcu/reader.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 RCU_DECLARE_FLAVOUR("rcu_qsbr_flavour");
 
 /* The exported functions and state both flavours have (rcu/flavour-api.h),
@@ -208,5 +212,9 @@ static inline void rcu_thread_online(void)
 	rcu_qsbr_check_outside_("rcu_thread_online");
 	rcu_qsbr_thread_online_inline_();
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* RCU_QSBR_H */

@@ -43,7 +43,7 @@
 #define RCU_GP_STEP_ (RCU_NEST_MASK_ + 1)
 
 struct rcu_reader_ {
-	_Atomic uint64_t ctr;
+	RCU_ATOMIC_(uint64_t) ctr;
 	/* QSBR with RCU_DEBUG_CHECKS: read-side nesting (memb keeps it in
 	 * ctr). Owner thread only. */
 	unsigned long nesting;
@@ -57,12 +57,12 @@ struct rcu_reader_ {
 struct rcu_gp_ {
 	/* The grace-period counter, a multiple of RCU_GP_STEP_ and >= it;
 	 * advanced only by grace periods. */
-	_Atomic uint64_t ctr;
+	RCU_ATOMIC_(uint64_t) ctr;
 	/* -1 while a grace period sleeps waiting for readers, else 0. */
-	_Atomic int32_t futex;
+	RCU_ATOMIC_(int32_t) futex;
 	/* memb: nonzero when readers must use full fences (no membarrier or
 	 * RCU_MEMB_FORCE_FENCES=1); set once at start-up. Unused by QSBR. */
-	_Atomic int32_t use_fences;
+	RCU_ATOMIC_(int32_t) use_fences;
 };
 
 /*

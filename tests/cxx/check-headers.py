@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""check-headers.py --cxx COMPILER --std STD [-I DIR]... [--tu H1,H2...]...
+                    [--uses FILE:DEFINE]...
+
+The C++ compile matrix of the installed headers, one compiler and standard
+per run: each --tu is a translation unit that includes the listed headers
+in order (a flavour header first, then the header under test) and is
+compiled with -fsyntax-only; each --uses FILE is compiled and optimised
+(some warnings need the optimiser) with -DDEFINE. Every one of them is
+compiled twice, without and with RCU_DEBUG_CHECKS (the inline checks are
+code C++ must accept too), with -Wall -Wextra -Werror. Exits 77, which
+meson reports as a skip, when COMPILER is not installed.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--cxx', required=True)
+    ap.add_argument('--std', required=True)
+    ap.add_argument('-I', dest='includes', action='append', default=[])
+    ap.add_argument('--tu', action='append', default=[])
+    ap.add_argument('--uses', action='append', default=[])
+    args = ap.parse_args()
+
+    cxx = shutil.which(args.cxx)
+    if cxx is None:
+        print(f'{args.cxx} not found: the C++ header check for it is skipped '
+              '(tools/bootstrap.sh installs g++ and clang++)')
+        return 77
+    base = [cxx, f'-std={args.std}', '-Wall', '-Wextra', '-Werror']
+    base += [f'-I{d}' for d in args.includes]
+
+    jobs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, tu in enumerate(args.tu):
+            src = os.path.join(tmp, f'tu{i}.cc')
+            with open(src, 'w') as f:
+                f.writelines(f'#include <{h}>\n' for h in tu.split(','))
+                f.write('int main() { return 0; }\n')
+            jobs.append((tu, base + ['-fsyntax-only', src]))
+        for use in args.uses:
+            path, define = use.rsplit(':', 1)
+            jobs.append((f'{os.path.basename(path)} -D{define}',
+                         base + ['-O2', f'-D{define}', '-c', path, '-o', os.devnull]))
+
+        failed = 0
+        for what, cmd in jobs:
+            for checks in ([], ['-DRCU_DEBUG_CHECKS']):
+                label = f'{args.cxx} -std={args.std} {what}' + (' -DRCU_DEBUG_CHECKS' if checks else '')
+                r = subprocess.run(cmd + checks, capture_output=True, text=True)
+                if r.returncode != 0:
+                    failed += 1
+                    print(f'FAIL {label}\n{r.stdout}{r.stderr}')
+                else:
+                    print(f'ok   {label}')
+    print(f'{len(jobs) * 2 - failed} of {len(jobs) * 2} compiled')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
