@@ -16,7 +16,8 @@
  * - call_rcu_data_free() frees nothing (the worker lives on; callbacks
  *   already queued still run);
  * - set_thread_call_rcu_data() and set_cpu_call_rcu_data() record nothing
- *   (the latter still refuses a negative CPU with -1, errno EINVAL), so
+ *   (the latter still refuses a CPU number out of range with -EINVAL and
+ *   errno EINVAL, as liburcu does), so
  *   get_thread_call_rcu_data() and get_cpu_call_rcu_data() return NULL ("no
  *   worker of its own"); create_all_cpu_call_rcu_data() returns 0 and
  *   free_all_cpu_call_rcu_data() does nothing;
@@ -34,6 +35,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <rcu/flavour.h>	/* struct rcu_head */
 
@@ -97,9 +99,9 @@ static inline void LFHT_URCU_NAME_(set_thread_call_rcu_data)(struct call_rcu_dat
 static inline int LFHT_URCU_NAME_(set_cpu_call_rcu_data)(int cpu, struct call_rcu_data *crdp)
 {
 	(void)crdp;
-	if (cpu < 0) {
+	if (cpu < 0 || cpu >= sysconf(_SC_NPROCESSORS_CONF)) {
 		errno = EINVAL;
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
