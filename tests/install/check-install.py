@@ -12,8 +12,9 @@ LD_LIBRARY_PATH, checking it loaded the installed libraries; then links it
 statically (pkg-config --static) and runs that. Likewise builds
 tests/install/urcu_prog.c, a liburcu program, with only `pkg-config
 --cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr), checking that the
-compatibility headers' directory comes before any liburcu-dev's, and runs
-it. Offline; no root needed.
+Cflags name $includedir/lfht-urcu (an -I directory, searched before the
+system directory of liburcu-dev's headers) and that it does not link
+liburcu, and runs it. Offline; no root needed.
 """
 import json
 import os
