@@ -9,7 +9,12 @@ builds tests/install/prog.c out of tree with only
 `pkg-config --cflags --libs lfht rcu-qsbr` (and rcu-memb; PKG_CONFIG_PATH
 and PKG_CONFIG_SYSROOT_DIR point into the destdir) and runs it with
 LD_LIBRARY_PATH, checking it loaded the installed libraries; then links it
-statically (pkg-config --static) and runs that. Offline; no root needed.
+statically (pkg-config --static) and runs that. Likewise builds
+tests/install/urcu_prog.c, a liburcu program, with only `pkg-config
+--cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr), checking that the
+Cflags name $includedir/lfht-urcu (an -I directory, searched before the
+system directory of liburcu-dev's headers) and that it does not link
+liburcu, and runs it. Offline; no root needed.
 """
 import json
 import os
@@ -60,6 +65,11 @@ def main():
     for h in ['lfht/lfht.h', 'lfht/lfht-inline.h', 'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
               'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
         want(includedir / h)
+    compat = source / 'compat/include'
+    for h in sorted(compat.rglob('*.h')):
+        want(includedir / 'lfht-urcu' / h.relative_to(compat))
+    for pc in ['lfht-urcu-memb', 'lfht-urcu-qsbr']:
+        want(libdir / 'pkgconfig' / f'{pc}.pc')
     for lib in ['lfht', 'rcu-qsbr', 'rcu-memb']:
         want(libdir / 'pkgconfig' / f'{lib}.pc')
         if kinds in ('shared', 'both'):
@@ -96,6 +106,22 @@ def main():
             line = next((l for l in ldd.splitlines() if lib in l), '')
             if str(destdir) not in line:
                 errors.append(f'{exe.name}: {lib} not loaded from the destdir: {line.strip()!r}')
+        print(run([exe], env=env_run).strip())
+    # A liburcu program, unchanged, through the compatibility layer.
+    urcu_prog = source / 'tests/install/urcu_prog.c'
+    for pc, define in [('lfht-urcu-memb', []), ('lfht-urcu-qsbr', ['-DPROG_QSBR'])]:
+        if kinds not in ('shared', 'both'):
+            break
+        flags = run(['pkg-config', '--cflags', '--libs', pc], env=env).split()
+        compat_dir = f'-I{includedir / "lfht-urcu"}'
+        if compat_dir not in flags:
+            errors.append(f'{pc}: Cflags lack {compat_dir}: {flags}')
+        exe = work / f'urcu-prog-{pc}'
+        run(cc + strict + define + [urcu_prog, '-o', exe] + flags)
+        env_run = dict(env, LD_LIBRARY_PATH=str(libdir))
+        ldd = run(['ldd', exe], env=env_run)
+        if 'liburcu' in ldd:
+            errors.append(f'{exe.name}: linked to liburcu: {ldd!r}')
         print(run([exe], env=env_run).strip())
     if kinds in ('static', 'both'):
         flags = run(['pkg-config', '--static', '--cflags', '--libs', 'lfht', 'rcu-qsbr'],

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/arch.h (lfht's liburcu compatibility layer) - liburcu's memory
+ * barriers and CPU helpers: cmm_mb, cmm_rmb, cmm_wmb, their cmm_smp_*
+ * twins, cmm_mc/cmm_rmc/cmm_wmc (and cmm_smp_*), cmm_read_barrier_depends,
+ * caa_cpu_relax, CAA_CACHE_LINE_SIZE, URCU_ARCH_*; and <urcu/system.h>'s
+ * CMM_LOAD_SHARED and CMM_STORE_SHARED, which liburcu programs get from here
+ * too.
+ *
+ * Differs from liburcu: the barriers are C11 fences (__atomic builtins), so
+ * they order atomic accesses in the C11 model as well as the hardware's:
+ * cmm_rmb() is an acquire fence, cmm_wmb() a release fence, cmm_mb() a
+ * seq_cst fence. liburcu's x86 cmm_rmb()/cmm_wmb() are lfence/sfence, which
+ * also order device (write-combining) memory; these do not. No
+ * caa_get_cycles().
+ */
+#ifndef LFHT_URCU_ARCH_H
+#define LFHT_URCU_ARCH_H
+
+#include <rcu/atomic.h>		/* rcu_cpu_relax */
+#include <urcu/compiler.h>
+#include <urcu/config.h>
+
+#if defined(__x86_64__)
+#define URCU_ARCH_X86 1
+#define URCU_ARCH_AMD64 1
+#define CAA_CACHE_LINE_SIZE	128
+#elif defined(__i386__)
+#define URCU_ARCH_X86 1
+#define URCU_ARCH_I386 1
+#define CAA_CACHE_LINE_SIZE	128
+#elif defined(__aarch64__)
+#define URCU_ARCH_AARCH64 1
+#define CAA_CACHE_LINE_SIZE	64
+#elif defined(__powerpc64__)
+#define URCU_ARCH_PPC 1
+#define URCU_ARCH_PPC64 1
+#define CAA_CACHE_LINE_SIZE	256
+#elif defined(__powerpc__)
+#define URCU_ARCH_PPC 1
+#define CAA_CACHE_LINE_SIZE	256
+#else
+#define CAA_CACHE_LINE_SIZE	64
+#endif
+
+/* Full fence: liburcu documents it as ordering all earlier loads and stores
+ * before all later ones; pairs with whatever fence or atomic the other
+ * side of the caller's protocol uses. */
+#define cmm_mb()		__atomic_thread_fence(__ATOMIC_SEQ_CST)
+/* Read fence (acquire, which also orders later stores): liburcu documents
+ * it as pairing with a write fence (cmm_wmb) of the writer. */
+#define cmm_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+/* Write fence (release, which also orders earlier loads): liburcu documents
+ * it as pairing with a read fence (cmm_rmb) of the reader. */
+#define cmm_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+/* The SMP variants: the same fences (every target here is SMP); they pair
+ * as their non-SMP twins above. */
+#define cmm_smp_mb()		cmm_mb()
+#define cmm_smp_rmb()		cmm_rmb()
+#define cmm_smp_wmb()		cmm_wmb()
+
+/* Cache flushes: the supported targets have coherent caches, so these are
+ * compiler barriers, as in liburcu on such targets. */
+#define cmm_mc()		cmm_barrier()
+#define cmm_rmc()		cmm_barrier()
+#define cmm_wmc()		cmm_barrier()
+#define cmm_smp_mc()		cmm_mc()
+#define cmm_smp_rmc()		cmm_rmc()
+#define cmm_smp_wmc()		cmm_wmc()
+/* Dependent loads are ordered on every supported target. */
+#define cmm_read_barrier_depends()	do { } while (0)
+#define cmm_smp_read_barrier_depends()	do { } while (0)
+
+/* The pause hint for spin loops (lfht's, chosen per target). */
+#define caa_cpu_relax()		rcu_cpu_relax()
+
+#include <urcu/system.h>
+
+#endif /* LFHT_URCU_ARCH_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/rculfhash.h (lfht's liburcu compatibility layer) - liburcu's
+ * cds_lfht API over lfht's <lfht/lfht.h>: everything of lfht.h (the same
+ * names and signatures), plus cds_lfht_new_flavor(), _cds_lfht_new(), the
+ * memory backends cds_lfht_mm_order, cds_lfht_mm_chunk and cds_lfht_mm_mmap,
+ * and, after a flavour header, cds_lfht_new().
+ *
+ * Differs from liburcu:
+ * - _cds_lfht_new() accepts any memory backend, the three above or NULL,
+ *   and ignores it: lfht's one allocator serves every table (bucket tables
+ *   allocated per order, as liburcu's cds_lfht_mm_order; see
+ *   <lfht/extensions.h> for a table's own allocator). struct
+ *   cds_lfht_mm_type keeps liburcu's members, which lfht never calls.
+ * - cds_lfht_new_flavor() and _cds_lfht_new() need a flavour object of this
+ *   layer (urcu_memb_flavor, urcu_qsbr_flavor: see <urcu/flavor.h>); NULL,
+ *   or one whose lfht_flavour_ is NULL, fails with errno EINVAL.
+ * - cds_lfht_destroy() takes a read-side lock of the table's flavour, so
+ *   it must run on a registered thread (liburcu >= 0.10 has no such need);
+ *   as in liburcu, never inside a read-side section or a call_rcu callback.
+ * - cds_lfht_node_init() leaves the node reading as deleted, as
+ *   cds_lfht_node_init_deleted() (liburcu 0.14) does.
+ * - cds_lfht_new() exists whatever flavour header was included (liburcu:
+ *   only with <urcu.h>, <urcu-qsbr.h> and the like).
+ */
+#ifndef LFHT_URCU_RCULFHASH_H
+#define LFHT_URCU_RCULFHASH_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <urcu/compiler.h>
+#include <urcu/config.h>
+#include <urcu/flavor.h>
+
+/* Included before any flavour header: lfht.h then leaves cds_lfht_new()
+ * out, and the flavour header's second include of this file adds it. */
+#if !defined(LFHT_LFHT_H) && !defined(RCU_FLAVOUR_SELECTED)
+#define LFHT_URCU_ADD_CDS_LFHT_NEW_ 1
+#endif
+#include <lfht/lfht.h>
+
+struct cds_lfht_mm_type {
+	struct cds_lfht *(*alloc_cds_lfht)(unsigned long min_nr_alloc_buckets,
+					   unsigned long max_nr_buckets);
+	void (*alloc_bucket_table)(struct cds_lfht *ht, unsigned long order);
+	void (*free_bucket_table)(struct cds_lfht *ht, unsigned long order);
+	struct cds_lfht_node *(*bucket_at)(struct cds_lfht *ht, unsigned long index);
+};
+
+/* Names for _cds_lfht_new(); what they point to is never used. */
+__attribute__((unused)) static const struct cds_lfht_mm_type cds_lfht_mm_order = {
+	NULL, NULL, NULL, NULL };
+__attribute__((unused)) static const struct cds_lfht_mm_type cds_lfht_mm_chunk = {
+	NULL, NULL, NULL, NULL };
+__attribute__((unused)) static const struct cds_lfht_mm_type cds_lfht_mm_mmap = {
+	NULL, NULL, NULL, NULL };
+
+static inline struct cds_lfht *_cds_lfht_new(unsigned long init_size,
+					     unsigned long min_nr_alloc_buckets,
+					     unsigned long max_nr_buckets, int flags,
+					     const struct cds_lfht_mm_type *mm,
+					     const struct rcu_flavor_struct *flavor,
+					     pthread_attr_t *attr)
+{
+	(void)mm;
+	if (flavor == NULL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return cds_lfht_new_flavour(init_size, min_nr_alloc_buckets, max_nr_buckets, flags,
+				    attr, flavor->lfht_flavour_);
+}
+
+/* liburcu's argument order: flavor before attr (lfht's
+ * cds_lfht_new_flavour() has them the other way round). */
+static inline struct cds_lfht *cds_lfht_new_flavor(unsigned long init_size,
+						   unsigned long min_nr_alloc_buckets,
+						   unsigned long max_nr_buckets, int flags,
+						   const struct rcu_flavor_struct *flavor,
+						   pthread_attr_t *attr)
+{
+	return _cds_lfht_new(init_size, min_nr_alloc_buckets, max_nr_buckets, flags, NULL,
+			     flavor, attr);
+}
+
+#endif /* LFHT_URCU_RCULFHASH_H */
+
+#if defined(LFHT_URCU_ADD_CDS_LFHT_NEW_) && defined(LFHT_URCU_NAME_) && \
+	!defined(LFHT_URCU_CDS_LFHT_NEW_ADDED_)
+#define LFHT_URCU_CDS_LFHT_NEW_ADDED_ 1
+/* As lfht.h's cds_lfht_new(), for the flavour included after this file. */
+static inline struct cds_lfht *cds_lfht_new(unsigned long init_size,
+					    unsigned long min_nr_alloc_buckets,
+					    unsigned long max_nr_buckets, int flags,
+					    pthread_attr_t *attr)
+{
+	return cds_lfht_new_flavour(init_size, min_nr_alloc_buckets, max_nr_buckets, flags,
+				    attr, &rcu_flavour);
+}
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/urcu-qsbr.h (lfht's liburcu compatibility layer) - liburcu's QSBR
+ * flavour over lfht's <rcu/qsbr.h>: the urcu_qsbr_* names (read_lock,
+ * read_unlock, read_ongoing, register_thread, unregister_thread,
+ * synchronize_rcu, call_rcu, barrier, quiescent_state, thread_offline,
+ * thread_online), the short names (rcu_read_lock() ...,
+ * rcu_quiescent_state(), rcu_thread_offline(), rcu_thread_online(): all
+ * from <rcu/qsbr.h>), urcu_qsbr_flavor (rcu_flavor), the call_rcu_data API
+ * (<urcu/call-rcu.h>) and <urcu/pointer.h>.
+ *
+ * Differs from liburcu: one flavour per translation unit (this file and
+ * <urcu/urcu-memb.h> exclude each other, as lfht's flavour headers do); the
+ * short names are always given (liburcu: only through <urcu-qsbr.h>); no
+ * defer_rcu() (see docs/porting-from-liburcu.md); lfht's misuse checks
+ * (debug builds) abort where liburcu would misbehave silently.
+ */
+#ifndef LFHT_URCU_URCU_QSBR_H
+#define LFHT_URCU_URCU_QSBR_H
+
+#ifdef LFHT_URCU_NAME_
+#error "lfht's liburcu compatibility layer: one RCU flavour per translation unit (another flavour header was included)"
+#endif
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include <rcu/qsbr.h>
+#include <urcu/config.h>
+#include <urcu/pointer.h>
+
+/* The prefix of this flavour's names, for <urcu/call-rcu.h>,
+ * <urcu/flavor.h> and <urcu/rculfhash.h>. */
+#define LFHT_URCU_NAME_(name) urcu_qsbr_##name
+
+static inline void urcu_qsbr_read_lock(void) { rcu_read_lock(); }
+static inline void urcu_qsbr_read_unlock(void) { rcu_read_unlock(); }
+static inline int urcu_qsbr_read_ongoing(void) { return rcu_read_ongoing(); }
+static inline void urcu_qsbr_register_thread(void) { rcu_register_thread(); }
+static inline void urcu_qsbr_unregister_thread(void) { rcu_unregister_thread(); }
+static inline void urcu_qsbr_synchronize_rcu(void) { synchronize_rcu(); }
+static inline void urcu_qsbr_call_rcu(struct rcu_head *head,
+				      void (*func)(struct rcu_head *head))
+{
+	call_rcu(head, func);
+}
+static inline void urcu_qsbr_barrier(void) { rcu_barrier(); }
+static inline void urcu_qsbr_quiescent_state(void) { rcu_quiescent_state(); }
+static inline void urcu_qsbr_thread_offline(void) { rcu_thread_offline(); }
+static inline void urcu_qsbr_thread_online(void) { rcu_thread_online(); }
+
+#include <urcu/call-rcu.h>
+#include <urcu/flavor.h>
+#ifdef LFHT_URCU_RCULFHASH_H
+#include <urcu/rculfhash.h>
+#endif
+
+#endif /* LFHT_URCU_URCU_QSBR_H */
