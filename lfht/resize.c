@@ -365,10 +365,13 @@ static void resize_unlock(struct cds_lfht *ht, bool was_online)
 
 void lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
-	bool was_online = resize_lock(ht);
+	bool was_online;
 
+	lfht_call_outside(ht, "cds_lfht_resize");
+	was_online = resize_lock(ht);
 	resize_to(ht, clamp_size(ht, new_size));
 	resize_unlock(ht, was_online);
+	lfht_call_end(ht);
 }
 
 /* ---- automatic decisions -------------------------------------------------- */

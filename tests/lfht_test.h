@@ -59,6 +59,13 @@ static inline void test_leave_read_sections(void)
 #define TEST_ASAN 1
 #endif
 
+/* Whether RCU_DEBUG_CHECKS is on: misuse aborts instead of returning. */
+#ifdef RCU_DEBUG_CHECKS
+#define TEST_DEBUG_CHECKS 1
+#else
+#define TEST_DEBUG_CHECKS 0
+#endif
+
 #include <rcu/atomic.h>
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
