@@ -147,12 +147,10 @@ static inline void lfht_call_node_added(const struct cds_lfht_node *node, const 
 		lfht_debug_require_added(node, call);
 }
 
-/* An invariant stated in a file's top comment; checked in debug builds. */
-static inline void lfht_assert(bool cond, const char *what)
-{
-	if (LFHT_CHECKS_ON && !cond)
-		lfht_invariant_broken(what);
-}
+/* An invariant stated in a file's top comment, checked in debug builds;
+ * a macro, so that cond is not even evaluated without them. */
+#define lfht_assert(cond, what)						\
+	((void)(LFHT_CHECKS_ON && !(cond) ? (lfht_invariant_broken(what), 0) : 0))
 
 /* ---- memory ----------------------------------------------------------------- */
 

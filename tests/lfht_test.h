@@ -123,6 +123,12 @@ unsigned long test_count_found(struct cds_lfht *ht, uint64_t from, uint64_t to);
  * callbacks and asserts no reader saw a poisoned entry. */
 void test_empty_and_destroy(struct cds_lfht *ht);
 
+/* The invariant checker of the test build of the library (lfht/check.c;
+ * binaries linked with it only): aborts with "lfht: invariant: <what>"
+ * when ht, quiet, breaks one. Registered caller, outside any read-side
+ * section. */
+void lfht_check_invariants_(struct cds_lfht *ht);
+
 /* ---- counting allocator ----------------------------------------------- */
 
 struct test_alloc {
