@@ -19,6 +19,13 @@
  * | lookups, iteration, cds_lfht_count_nodes() | yes | inside, across the whole traversal |
  * | cds_lfht_add(), cds_lfht_add_unique(), cds_lfht_add_replace(), cds_lfht_replace(), cds_lfht_del() | yes | inside |
  *
+ * With debug checks (`RCU_DEBUG_CHECKS`, which the `.pc` files and meson
+ * dependencies of a checked build define), each call checks the state this
+ * table asks of its caller and aborts with "lfht: <call>: <rule>" when it
+ * is wrong (QSBR: "inside" is a registered, online thread); without them
+ * nothing is checked and misuse is undefined, except where an entry
+ * defines an error code.
+ *
  * A node removed by cds_lfht_del(), cds_lfht_replace() or
  * cds_lfht_add_replace() may still be seen by readers that started before
  * the removal: free it only after a grace period (synchronize_rcu(), or
