@@ -63,6 +63,10 @@ struct cds_lfht {
 	/* Bucket 0 (order 0): its next word is written by adds, so it lives
 	 * far from view. */
 	struct cds_lfht_node bucket0;
+
+	/* RCU_DEBUG_CHECKS: exported calls on the table in flight, for
+	 * cds_lfht_destroy() to see one still running (debug.c). */
+	_Atomic(long) debug_calls;
 };
 
 /* ---- next-word helpers ---------------------------------------------------- */
@@ -76,6 +80,77 @@ static inline bool lfht_is_bucket(uintptr_t word)
 {
 	return (word & LFHT_BUCKET_) != 0;
 }
+
+/* ---- debug checks (debug.c) ---------------------------------------------- */
+
+#ifdef RCU_DEBUG_CHECKS
+#define LFHT_CHECKS_ON 1
+#else
+#define LFHT_CHECKS_ON 0
+#endif
+
+/* Prints "lfht: <call>: <rule>" and aborts. */
+LFHT_HIDDEN _Noreturn void lfht_misuse(const char *call, const char *rule);
+/* lfht_misuse("invariant", what): a broken invariant of list.c/resize.c. */
+LFHT_HIDDEN _Noreturn void lfht_invariant_broken(const char *what);
+/* Abort unless the caller is registered, outside any read-side section and
+ * not running call_rcu callbacks (resize, destroy). */
+LFHT_HIDDEN void lfht_debug_require_outside(struct cds_lfht *ht, const char *call);
+/* Abort when another exported call on ht is in flight (destroy). */
+LFHT_HIDDEN void lfht_debug_require_idle(struct cds_lfht *ht, const char *call);
+/* Abort when node is as cds_lfht_node_init() left it (never added). */
+LFHT_HIDDEN void lfht_debug_require_added(const struct cds_lfht_node *node,
+					  const char *call);
+LFHT_HIDDEN void lfht_debug_calls_add(struct cds_lfht *ht, long delta);
+
+/*
+ * The checks at the entry points, nothing without RCU_DEBUG_CHECKS: a call
+ * that reads or updates the table begins with lfht_call_reader(), resize
+ * with lfht_call_outside(); both count the call in flight until
+ * lfht_call_end().
+ */
+static inline void lfht_call_reader(struct cds_lfht *ht, const char *call)
+{
+	if (LFHT_CHECKS_ON) {
+		lfht_check_reader_(ht, call);
+		lfht_debug_calls_add(ht, 1);
+	}
+}
+
+static inline void lfht_call_outside(struct cds_lfht *ht, const char *call)
+{
+	if (LFHT_CHECKS_ON) {
+		lfht_debug_require_outside(ht, call);
+		lfht_debug_calls_add(ht, 1);
+	}
+}
+
+static inline void lfht_call_end(struct cds_lfht *ht)
+{
+	if (LFHT_CHECKS_ON)
+		lfht_debug_calls_add(ht, -1);
+}
+
+/* destroy: outside, and no other call in flight. */
+static inline void lfht_call_destroy(struct cds_lfht *ht, const char *call)
+{
+	if (LFHT_CHECKS_ON) {
+		lfht_debug_require_outside(ht, call);
+		lfht_debug_require_idle(ht, call);
+	}
+}
+
+/* del and replace: the node was added once. */
+static inline void lfht_call_node_added(const struct cds_lfht_node *node, const char *call)
+{
+	if (LFHT_CHECKS_ON && node)
+		lfht_debug_require_added(node, call);
+}
+
+/* An invariant stated in a file's top comment, checked in debug builds;
+ * a macro, so that cond is not even evaluated without them. */
+#define lfht_assert(cond, what)						\
+	((void)(LFHT_CHECKS_ON && !(cond) ? (lfht_invariant_broken(what), 0) : 0))
 
 /* ---- memory ----------------------------------------------------------------- */
 

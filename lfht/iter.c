@@ -31,7 +31,9 @@ _Thread_local unsigned long lfht_test_visits_;
 void lfht_lookup(struct cds_lfht *ht, unsigned long hash, cds_lfht_match_fct match,
 		 const void *key, struct cds_lfht_iter *iter)
 {
+	lfht_call_reader(ht, "lfht_lookup");
 	lfht_lookup_inline_(ht, hash, match, key, iter);
+	lfht_call_end(ht);
 }
 
 /* Reports the first live node from node on. */
@@ -55,24 +57,27 @@ static struct cds_lfht_node *first_node(struct cds_lfht *ht)
 
 void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
+	lfht_call_reader(ht, "cds_lfht_first");
 	iter_settle(iter, first_node(ht));
+	lfht_call_end(ht);
 }
 
 void lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
-	(void)ht;
+	lfht_call_reader(ht, "cds_lfht_next");
 	iter_settle(iter, iter->next);
+	lfht_call_end(ht);
 }
 
 void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			 const void *key, struct cds_lfht_iter *iter)
 {
-	(void)ht;
-	if (!iter->node)
-		return;
+	lfht_call_reader(ht, "cds_lfht_next_duplicate");
 	/* The key's run only: the walk stops at the first larger reverse
 	 * hash, bucket and removed nodes included. */
-	lfht_find_from_(iter->next, iter->node->reverse_hash, match, key, iter);
+	if (iter->node)
+		lfht_find_from_(iter->next, iter->node->reverse_hash, match, key, iter);
+	lfht_call_end(ht);
 }
 
 int lfht_is_node_deleted(const struct cds_lfht_node *node)

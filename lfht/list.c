@@ -72,6 +72,8 @@ static inline void commit_fence(void)
  * *expected holds the word seen. */
 static bool list_commit(_Atomic(uintptr_t) *word, uintptr_t *expected, uintptr_t desired)
 {
+	lfht_assert(!lfht_is_removed(*expected),
+		    "list.c: a commit expects a word without REMOVED (removed nodes are frozen)");
 	commit_fence();
 	/* Seq_cst: the commit. Its release half publishes the new node's
 	 * fields (pairs with the acquire ->next loads of traversals); racing
@@ -114,6 +116,10 @@ static void help_unlink(struct list_cursor *c)
 {
 	uintptr_t desired = (uintptr_t)lfht_ptr_(c->cur_word) | (c->prev_word & LFHT_BUCKET_);
 
+	lfht_assert(!lfht_is_removed(c->prev_word) && lfht_ptr_(c->prev_word) == c->cur &&
+		    lfht_is_removed(c->cur_word),
+		    "list.c: a node leaves the list only by a CAS on its predecessor's "
+		    "unremoved word, once removed");
 	/* Release: pairs with the acquire ->next loads of traversals that
 	 * read the new word. Our acquire load of cur's word synchronized with
 	 * the link of cur's successor, so the release hands its fields on to
@@ -166,6 +172,9 @@ static void cursor_advance(struct list_cursor *c)
 /* Links node between prev and cur; on failure the cursor re-settles. */
 static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 {
+	lfht_assert(c->prev->reverse_hash <= node->reverse_hash &&
+		    (!c->cur || c->cur->reverse_hash > node->reverse_hash),
+		    "list.c: a node is linked after the last node of reverse hash <= its own");
 	/* Relaxed: published by the commit. */
 	rcu_atomic_store(&node->next, (uintptr_t)c->cur, memory_order_relaxed);
 	if (list_commit(&c->prev->next, &c->prev_word,
@@ -298,6 +307,10 @@ void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
 			cursor_advance(&c);
 			continue;
 		}
+		lfht_assert(!lfht_is_removed(c.prev_word) &&
+			    c.prev->reverse_hash < bucket->reverse_hash,
+			    "list.c: a bucket node is linked after an unremoved node of smaller "
+			    "reverse hash, before regular nodes of its own");
 		/* Relaxed: published by the release CAS below. */
 		rcu_atomic_store(&bucket->next, (uintptr_t)c.cur | LFHT_BUCKET_,
 				 memory_order_relaxed);

@@ -255,6 +255,9 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 	if (table) {
 		lfht_order_publish(ht, order, table);
 		crew_link(&crew, parts, nr, table);
+		lfht_assert(rcu_atomic_load(&ht->view.size, memory_order_relaxed) ==
+			    (1UL << order) >> 1 && lfht_order_table(ht, order) == table,
+			    "resize.c: grow publishes one order above size, then stores size");
 		/* Release: every bucket of the order is linked (the helpers'
 		 * links by the acquire of left) and its entry published; pairs
 		 * with the acquire loads of size in lfht_view_bucket_()
@@ -283,6 +286,10 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 	unsigned long first = (1UL << order) >> 1, len = lfht_order_len(order);
 	struct cds_lfht_node *table = lfht_order_table(ht, order);
 
+	/* Relaxed: only the resize_lock holder stores size. */
+	lfht_assert(rcu_atomic_load(&ht->view.size, memory_order_relaxed) == 1UL << order &&
+		    table != NULL,
+		    "resize.c: shrink removes the top order, whose table is there");
 	lfht_gate_enter();
 	/* Release: pairs with the same acquire loads as in grow_order();
 	 * buckets below stay linked. Stored before the marks below: an
@@ -294,8 +301,13 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 		unsigned long stop = len - i > RESIZE_BATCH ? i + RESIZE_BATCH : len;
 
 		f->read_lock();
-		for (; i < stop; i++)
+		for (; i < stop; i++) {
 			lfht_list_remove_bucket(ht, &table[i], first + i);
+			/* Relaxed: our own commit. */
+			lfht_assert(lfht_is_removed(rcu_atomic_load(&table[i].next,
+								    memory_order_relaxed)),
+				    "resize.c: shrink marks each bucket of the order removed");
+		}
 		f->read_unlock();
 		f->quiescent_state();
 	}
@@ -356,8 +368,22 @@ static bool resize_lock(struct cds_lfht *ht)
 	return was_online;
 }
 
+/* Whether no order above size has a table. */
+static bool no_table_above_size(struct cds_lfht *ht)
+{
+	/* Relaxed: only the resize_lock holder stores size. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+
+	for (unsigned j = lfht_log2(size) + 1; j <= LFHT_MAX_ORDER; j++)
+		if (lfht_order_table(ht, j))
+			return false;
+	return true;
+}
+
 static void resize_unlock(struct cds_lfht *ht, bool was_online)
 {
+	lfht_assert(no_table_above_size(ht),
+		    "resize.c: outside a resize, no order above size has a table");
 	ht->flavour->thread_offline();
 	lfht_unlock(&ht->resize_lock);
 	lfht_offline_end(ht->flavour, was_online);
@@ -365,10 +391,13 @@ static void resize_unlock(struct cds_lfht *ht, bool was_online)
 
 void lfht_resize(struct cds_lfht *ht, unsigned long new_size)
 {
-	bool was_online = resize_lock(ht);
+	bool was_online;
 
+	lfht_call_outside(ht, "cds_lfht_resize");
+	was_online = resize_lock(ht);
 	resize_to(ht, clamp_size(ht, new_size));
 	resize_unlock(ht, was_online);
+	lfht_call_end(ht);
 }
 
 /* ---- automatic decisions -------------------------------------------------- */

@@ -164,6 +164,7 @@ int lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 	const struct rcu_flavour *f = ht->flavour;
 	bool empty;
 
+	lfht_call_destroy(ht, "cds_lfht_destroy");
 	f->read_lock();
 	empty = lfht_iter_empty(ht);
 	f->read_unlock();
@@ -205,29 +206,39 @@ static struct cds_lfht_node *table_add(struct cds_lfht *ht, unsigned long hash,
 
 void lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
 {
+	lfht_call_reader(ht, "cds_lfht_add");
 	(void)table_add(ht, hash, node, LFHT_ADD_DUP, NULL, NULL);
+	lfht_call_end(ht);
 }
 
 struct cds_lfht_node *lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
 				      cds_lfht_match_fct match, const void *key,
 				      struct cds_lfht_node *node)
 {
-	return table_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key);
+	struct cds_lfht_node *ret;
+
+	lfht_call_reader(ht, "cds_lfht_add_unique");
+	ret = table_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key);
+	lfht_call_end(ht);
+	return ret;
 }
 
 struct cds_lfht_node *lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
 				       cds_lfht_match_fct match, const void *key,
 				       struct cds_lfht_node *node)
 {
-	return table_add(ht, hash, node, LFHT_ADD_REPLACE, match, key);
+	struct cds_lfht_node *ret;
+
+	lfht_call_reader(ht, "cds_lfht_add_replace");
+	ret = table_add(ht, hash, node, LFHT_ADD_REPLACE, match, key);
+	lfht_call_end(ht);
+	return ret;
 }
 
-int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
-		 unsigned long hash, cds_lfht_match_fct match, const void *key,
-		 struct cds_lfht_node *new_node)
+static int table_replace(struct cds_lfht *ht, struct cds_lfht_node *old,
+			 unsigned long hash, cds_lfht_match_fct match, const void *key,
+			 struct cds_lfht_node *new_node)
 {
-	struct cds_lfht_node *old = old_iter->node;
-
 	if (!old)
 		return -ENOENT;
 	new_node->reverse_hash = lfht_reverse_bits_(hash);
@@ -236,7 +247,20 @@ int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 	return lfht_list_replace(ht, hash, old, new_node);
 }
 
-int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
+int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
+		 unsigned long hash, cds_lfht_match_fct match, const void *key,
+		 struct cds_lfht_node *new_node)
+{
+	int ret;
+
+	lfht_call_reader(ht, "cds_lfht_replace");
+	lfht_call_node_added(old_iter->node, "cds_lfht_replace");
+	ret = table_replace(ht, old_iter->node, hash, match, key, new_node);
+	lfht_call_end(ht);
+	return ret;
+}
+
+static int table_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	if (!node || !lfht_list_del(ht, node))
 		return -ENOENT;
@@ -244,10 +268,23 @@ int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 	return 0;
 }
 
+int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
+{
+	int ret;
+
+	lfht_call_reader(ht, "cds_lfht_del");
+	lfht_call_node_added(node, "cds_lfht_del");
+	ret = table_del(ht, node);
+	lfht_call_end(ht);
+	return ret;
+}
+
 void lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
 		      unsigned long *count, long *split_count_after)
 {
+	lfht_call_reader(ht, "cds_lfht_count_nodes");
 	*split_count_before = lfht_counters_sum(ht);
 	*count = lfht_iter_count(ht);
 	*split_count_after = lfht_counters_sum(ht);
+	lfht_call_end(ht);
 }

@@ -59,6 +59,13 @@ static inline void test_leave_read_sections(void)
 #define TEST_ASAN 1
 #endif
 
+/* Whether RCU_DEBUG_CHECKS is on: misuse aborts instead of returning. */
+#ifdef RCU_DEBUG_CHECKS
+#define TEST_DEBUG_CHECKS 1
+#else
+#define TEST_DEBUG_CHECKS 0
+#endif
+
 #include <rcu/atomic.h>
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
@@ -115,6 +122,12 @@ unsigned long test_count_found(struct cds_lfht *ht, uint64_t from, uint64_t to);
 /* Deletes every entry, destroys the table (must succeed), waits for the
  * callbacks and asserts no reader saw a poisoned entry. */
 void test_empty_and_destroy(struct cds_lfht *ht);
+
+/* The invariant checker of the test build of the library (lfht/check.c;
+ * binaries linked with it only): aborts with "lfht: invariant: <what>"
+ * when ht, quiet, breaks one. Registered caller, outside any read-side
+ * section. */
+void lfht_check_invariants_(struct cds_lfht *ht);
 
 /* ---- counting allocator ----------------------------------------------- */
 

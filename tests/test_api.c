@@ -522,36 +522,63 @@ START_TEST(lookup_hits_and_misses_give_node_or_null)
 }
 END_TEST
 
-START_TEST(node_never_added_reads_deleted_and_del_replace_refuse_it)
+/* del and replace of stray (key 5, never added) refuse it; the table is
+ * left as it was. */
+static void check_stray_refused(struct cds_lfht *ht, struct test_node *stray)
 {
-	struct cds_lfht *ht = fill(16, 0, 100);
-	struct test_node *stray = test_node_new(5, 0), *other = test_node_new(5, 1);
-	struct test_node *inited = test_node_new(1000, 0);
+	struct test_node *other = test_node_new(5, 1);
 	struct cds_lfht_iter iter = { &stray->node, NULL };
 	uint64_t key = 5;
 
-	/* test_node_new() calls cds_lfht_node_init(); so does liburcu 0.14's
-	 * cds_lfht_node_init_deleted(). */
-	cds_lfht_node_init_deleted(&inited->node);
 	rcu_read_lock();
 	ck_assert_int_ne(cds_lfht_is_node_deleted(&stray->node), 0);
-	ck_assert_int_ne(cds_lfht_is_node_deleted(&inited->node), 0);
 	ck_assert_int_eq(cds_lfht_del(ht, &stray->node), -ENOENT);
 	/* Its key check passes (an added node would have this reverse hash). */
 	stray->node.reverse_hash = lfht_reverse_bits_(test_hash(key));
 	ck_assert_int_eq(cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key,
 					  &other->node), -ENOENT);
-	/* Added, it is an ordinary node. */
+	rcu_read_unlock();
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 100);
+	ck_assert_uint_eq(test_count_found(ht, 0, 100), 100);
+	test_node_free_now(other);
+}
+
+START_TEST(node_init_deleted_reads_deleted_and_del_replace_return_enoent)
+{
+	struct cds_lfht *ht = fill(16, 0, 100);
+	struct test_node *stray = test_node_new(5, 0), *inited = test_node_new(1000, 0);
+
+	cds_lfht_node_init_deleted(&stray->node);
+	check_stray_refused(ht, stray);
+	/* Added, such a node is an ordinary one. */
+	cds_lfht_node_init_deleted(&inited->node);
+	rcu_read_lock();
+	ck_assert_int_ne(cds_lfht_is_node_deleted(&inited->node), 0);
 	cds_lfht_add(ht, test_hash(1000), &inited->node);
 	ck_assert_int_eq(cds_lfht_is_node_deleted(&inited->node), 0);
 	ck_assert_ptr_eq(test_lookup(ht, 1000), inited);
 	rcu_read_unlock();
-	/* The table is as it was, plus key 1000: the refused calls changed
-	 * nothing. */
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 101);
-	ck_assert_uint_eq(test_count_found(ht, 0, 100), 100);
 	test_node_free_now(stray);
-	test_node_free_now(other);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
+/* With debug checks the same calls abort (tests/test_misuse.c). */
+START_TEST(node_never_added_del_replace_return_enoent_without_debug_checks)
+{
+	struct cds_lfht *ht;
+	struct test_node *stray;
+
+	if (TEST_DEBUG_CHECKS) {
+		fprintf(stderr, "[%s] debug checks on: del of a node never added aborts "
+			"(test_misuse.c); skipped\n", TEST_FLAVOUR_NAME);
+		return;
+	}
+	ht = fill(16, 0, 100);
+	stray = test_node_new(5, 0);	/* cds_lfht_node_init() */
+	check_stray_refused(ht, stray);
+	test_node_free_now(stray);
 	test_empty_and_destroy(ht);
 }
 END_TEST
@@ -1011,6 +1038,7 @@ int main(void)
 	TEST_ADD(s, count_nodes_split_counts_track_adds_and_dels_with_accounting, 30);
 	TEST_ADD(s, node_init_leaves_node_usable_and_nodes_are_reclaimed, 30);
 	TEST_ADD(s, lookup_batch_gives_what_single_lookups_give, 30);
-	TEST_ADD(s, node_never_added_reads_deleted_and_del_replace_refuse_it, 30);
+	TEST_ADD(s, node_init_deleted_reads_deleted_and_del_replace_return_enoent, 30);
+	TEST_ADD(s, node_never_added_del_replace_return_enoent_without_debug_checks, 30);
 	return test_main(s);
 }

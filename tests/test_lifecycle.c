@@ -66,7 +66,9 @@ static bool load_settled(void *arg)
 	unsigned long size = lfht_nr_buckets(ht), count;
 	long before, after;
 
+	rcu_read_lock();
 	cds_lfht_count_nodes(ht, &before, &count, &after);
+	rcu_read_unlock();
 	(void)before;
 	(void)after;
 	return count <= size * 4 && (size == 1 || count >= size / 4);

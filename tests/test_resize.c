@@ -4,11 +4,19 @@
  * cds_lfht_resize is synchronous and clamps to [min_nr_alloc_buckets,
  * max_nr_buckets], nodes stay findable across grow and shrink, auto-resize
  * grows (and with accounting shrinks) within bounds, and a resize worker
- * that cannot be created leaves the table correct.
+ * that cannot be created leaves the table correct. The invariant checker
+ * (lfht/check.c) looks at the table after every resize.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include "lfht_test.h"
+
+/* cds_lfht_resize(), then the invariant checker. */
+static void resize_checked(struct cds_lfht *ht, unsigned long new_size)
+{
+	cds_lfht_resize(ht, new_size);
+	lfht_check_invariants_(ht);
+}
 
 START_TEST(resize_is_synchronous_and_reaches_the_size)
 {
@@ -17,16 +25,16 @@ START_TEST(resize_is_synchronous_and_reaches_the_size)
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 1000);
 	for (unsigned long n = 1; n <= (1UL << 14); n <<= 1) {
-		cds_lfht_resize(ht, n);
+		resize_checked(ht, n);
 		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
 	}
 	for (unsigned long n = 1UL << 14; n >= 1; n >>= 1) {
-		cds_lfht_resize(ht, n);
+		resize_checked(ht, n);
 		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
 	}
-	cds_lfht_resize(ht, 1UL << 12);
+	resize_checked(ht, 1UL << 12);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 12);
-	cds_lfht_resize(ht, 1);
+	resize_checked(ht, 1);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
 	ck_assert_uint_eq(test_count_found(ht, 0, 1000), 1000);
 	test_empty_and_destroy(ht);
@@ -39,15 +47,15 @@ START_TEST(resize_clamps_to_min_and_max_buckets)
 
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 300);
-	cds_lfht_resize(ht, 1024);
+	resize_checked(ht, 1024);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
-	cds_lfht_resize(ht, 1UL << 20);
+	resize_checked(ht, 1UL << 20);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
-	cds_lfht_resize(ht, 1);
+	resize_checked(ht, 1);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
-	cds_lfht_resize(ht, 2);
+	resize_checked(ht, 2);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
-	cds_lfht_resize(ht, 16);
+	resize_checked(ht, 16);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
 	ck_assert_uint_eq(test_count_found(ht, 0, 300), 300);
 	test_empty_and_destroy(ht);
@@ -64,7 +72,7 @@ START_TEST(grow_then_shrink_keeps_every_node_findable)
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		long before = -1, after = -1;
 
-		cds_lfht_resize(ht, sizes[i]);
+		resize_checked(ht, sizes[i]);
 		ck_assert_uint_eq(lfht_nr_buckets(ht), sizes[i]);
 		ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 		ck_assert_uint_eq(test_count_found(ht, 3000, 4000), 0);
@@ -106,6 +114,7 @@ START_TEST(auto_resize_grows_when_chains_get_long)
 	fprintf(stderr, "[%s] auto-resize after 4000 adds: %lu buckets\n",
 		TEST_FLAVOUR_NAME, lfht_nr_buckets(ht));
 	ck_assert_msg(grew, "no growth from 1 bucket after 4000 adds");
+	lfht_check_invariants_(ht);
 	ck_assert_uint_eq(test_count_found(ht, 0, 4000), 4000);
 	test_empty_and_destroy(ht);
 }
@@ -126,13 +135,14 @@ START_TEST(auto_resize_never_exceeds_max_buckets)
 		highest = now > highest ? now : highest;
 	}
 	ck_assert(test_wait_until(buckets_above, &w, 20.0));
+	lfht_check_invariants_(ht);
 	for (int i = 0; i < 20; i++) {
 		unsigned long now = lfht_nr_buckets(ht);
 
 		highest = now > highest ? now : highest;
 		quiescent();
 	}
-	cds_lfht_resize(ht, 1UL << 16);
+	resize_checked(ht, 1UL << 16);
 	highest = lfht_nr_buckets(ht) > highest ? lfht_nr_buckets(ht) : highest;
 	ck_assert_uint_le(highest, 16);
 	ck_assert_uint_eq(test_count_found(ht, 0, 6000), 6000);
@@ -154,6 +164,7 @@ START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
 		      "no growth past 64 buckets after 16384 adds: %lu",
 		      lfht_nr_buckets(ht));
 	peak = lfht_nr_buckets(ht);
+	lfht_check_invariants_(ht);
 	ck_assert_uint_eq(test_count_found(ht, 0, 1 << 14), 1 << 14);
 	ck_assert_uint_eq(test_del_all(ht), 1 << 14);
 	w.bound = peak;
@@ -167,6 +178,7 @@ START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
 	fprintf(stderr, "[%s] auto-resize with accounting: peak %lu, after emptying %lu\n",
 		TEST_FLAVOUR_NAME, peak, lfht_nr_buckets(ht));
 	ck_assert_msg(shrank, "still %lu buckets 20 s after emptying", lfht_nr_buckets(ht));
+	lfht_check_invariants_(ht);
 	ck_assert_uint_ge(lowest, 4);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
@@ -180,7 +192,7 @@ START_TEST(shrink_of_auto_resized_table_stops_at_min_buckets)
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 2000);
 	test_del_all(ht);
-	cds_lfht_resize(ht, 1);
+	resize_checked(ht, 1);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
@@ -212,14 +224,14 @@ START_TEST(unusable_attr_refuses_auto_resize_and_resizes_without_helpers)
 	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_ACCOUNTING, &attr);
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 3000);
-	cds_lfht_resize(ht, 1UL << 15);	/* big enough to partition */
+	resize_checked(ht, 1UL << 15);	/* big enough to partition */
 	nr = lfht_nr_buckets(ht);
 	fprintf(stderr, "[%s] resize to 32768 with an impossible attr: %lu buckets\n",
 		TEST_FLAVOUR_NAME, nr);
 	ck_assert_uint_eq(nr, 1UL << 15);
 	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
-	cds_lfht_resize(ht, 2);
+	resize_checked(ht, 2);
 	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	test_fill(ht, 3000, 3100);
 	ck_assert_uint_eq(test_count_found(ht, 0, 3100), 3100);
@@ -241,10 +253,10 @@ START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
 	ht = cds_lfht_new(1, 1, 0, 0, &attr);
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 20000);
-	cds_lfht_resize(ht, 1UL << 16);
+	resize_checked(ht, 1UL << 16);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 16);
 	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
-	cds_lfht_resize(ht, 4096);
+	resize_checked(ht, 4096);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 4096);
 	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
 	test_empty_and_destroy(ht);
@@ -261,7 +273,7 @@ static void *resize_back_and_forth(void *arg)
 
 	rcu_register_thread();
 	while (!rcu_atomic_load(&resizer_stop, memory_order_relaxed)) {
-		cds_lfht_resize(ht, rounds % 2 ? 1 : 1UL << 14);
+		resize_checked(ht, rounds % 2 ? 1 : 1UL << 14);
 		rounds++;
 		rcu_atomic_store(&resizer_rounds, rounds, memory_order_relaxed);
 	}
@@ -329,13 +341,13 @@ static double shrink_seconds(unsigned long size)
 		ck_assert_ptr_nonnull(ht);
 		test_fill(ht, 0, size / 4);
 		t0 = test_now();
-		cds_lfht_resize(ht, 1);
+		resize_checked(ht, 1);
 		t = test_now() - t0;
 		best = t < best ? t : best;
 		ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
 		/* Grown back first: lookups in one bucket of size / 4 keys
 		 * would make the check itself quadratic. */
-		cds_lfht_resize(ht, size);
+		resize_checked(ht, size);
 		ck_assert_uint_eq(test_count_found(ht, 0, size / 4), size / 4);
 		test_empty_and_destroy(ht);
 	}

@@ -2,7 +2,8 @@
 /*
  * tests/test_stress.c - bounded concurrency stress (LFHT_STRESS_SECONDS,
  * default 2 s each). Every test counts the work done and checks invariants
- * once the threads have stopped; readers check the magic of every entry they
+ * once the threads have stopped (the table's own with the invariant checker,
+ * lfht/check.c); readers check the magic of every entry they
  * get, so a use after free (entries are poisoned when call_rcu frees them)
  * shows as a bad-magic count.
  *
@@ -247,6 +248,7 @@ START_TEST(readers_and_writers_lose_and_duplicate_no_key)
 	ck_assert_uint_eq(count, expected);
 	ck_assert_int_eq(before, (long)expected);
 	ck_assert_int_eq(after, (long)expected);
+	lfht_check_invariants_(st.ht);
 	ck_assert_uint_eq(test_del_all(st.ht), expected);
 	ck_assert_int_eq(cds_lfht_destroy(st.ht, NULL), 0);
 	rcu_barrier();
@@ -339,6 +341,7 @@ START_TEST(add_unique_race_leaves_one_node_and_losers_get_it)
 	ck_assert_int_eq(bad_rounds, 0);
 	ck_assert_int_ge(round, 20);
 	ck_assert_uint_eq(test_count_nodes(race.ht, NULL, NULL), (unsigned long)round);
+	lfht_check_invariants_(race.ht);
 	test_empty_and_destroy(race.ht);
 }
 END_TEST
@@ -467,6 +470,7 @@ START_TEST(replace_is_never_missed_by_lookup)
 	ck_assert_int_gt(get(&st.ops), 100);
 	ck_assert_uint_eq(wrong, 0);
 	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), RP_KEYS);
+	lfht_check_invariants_(st.ht);
 	test_empty_and_destroy(st.ht);
 }
 END_TEST
@@ -609,6 +613,7 @@ START_TEST(lookups_find_present_keys_during_resize_storm)
 	ck_assert_int_gt(get(&st.ops), 100);
 	ck_assert_uint_eq(wrong, 0);
 	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), STORM_KEYS + transient);
+	lfht_check_invariants_(st.ht);
 	test_empty_and_destroy(st.ht);
 }
 END_TEST
@@ -682,6 +687,7 @@ START_TEST(iteration_during_resize_sees_each_key_exactly_once)
 	ck_assert_int_gt(get(&st.traversals), 2);
 	ck_assert_int_gt(get(&st.resizes), 2);
 	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), IT_KEYS);
+	lfht_check_invariants_(st.ht);
 	test_empty_and_destroy(st.ht);
 }
 END_TEST

@@ -136,6 +136,7 @@ static inline void lfht_lookup_batch(struct cds_lfht *ht, size_t n, const unsign
 				     cds_lfht_match_fct match, const void *const *keys,
 				     struct cds_lfht_iter *iters)
 {
+	lfht_debug_reader_(ht, "lfht_lookup_batch");
 	lfht_lookup_batch_inline_(ht, n, hashes, match, keys, iters);
 }
 

@@ -46,6 +46,23 @@ LFHT_API int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 			      const void *key, struct cds_lfht_node *new_node);
 LFHT_API int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node);
 LFHT_API int lfht_is_node_deleted(const struct cds_lfht_node *node);
+/* Aborts with "lfht: <call>: <rule>" unless the caller may read ht (QSBR:
+ * registered and online; memb: inside rcu_read_lock()). */
+LFHT_API void lfht_check_reader_(struct cds_lfht *ht, const char *call);
+
+/* The debug check of the inline lookups: nothing without RCU_DEBUG_CHECKS. */
+#ifdef RCU_DEBUG_CHECKS
+static inline void lfht_debug_reader_(struct cds_lfht *ht, const char *call)
+{
+	lfht_check_reader_(ht, call);
+}
+#else
+static inline void lfht_debug_reader_(struct cds_lfht *ht, const char *call)
+{
+	(void)ht;
+	(void)call;
+}
+#endif
 
 /*
  * Flags in the low bits of cds_lfht_node.next describe the node that holds

@@ -19,6 +19,13 @@
  * | lookups, iteration, cds_lfht_count_nodes() | yes | inside, across the whole traversal |
  * | cds_lfht_add(), cds_lfht_add_unique(), cds_lfht_add_replace(), cds_lfht_replace(), cds_lfht_del() | yes | inside |
  *
+ * With debug checks (`RCU_DEBUG_CHECKS`, which the `.pc` files and meson
+ * dependencies of a checked build define), each call checks the state this
+ * table asks of its caller and aborts with "lfht: <call>: <rule>" when it
+ * is wrong (QSBR: "inside" is a registered, online thread); without them
+ * nothing is checked and misuse is undefined, except where an entry
+ * defines an error code.
+ *
  * A node removed by cds_lfht_del(), cds_lfht_replace() or
  * cds_lfht_add_replace() may still be seen by readers that started before
  * the removal: free it only after a grace period (synchronize_rcu(), or
@@ -130,8 +137,12 @@ enum {
  * \param node The node embedded in the new entry.
  *
  * Until it is added, the node reads as deleted: cds_lfht_is_node_deleted()
- * is nonzero, and cds_lfht_del() and cds_lfht_replace() refuse it with
- * -ENOENT instead of corrupting a table it was never in.
+ * is nonzero, and cds_lfht_del() and cds_lfht_replace() refuse it instead
+ * of corrupting a table it was never in: with debug checks
+ * (`RCU_DEBUG_CHECKS`) they abort with "lfht: cds_lfht_del: node was never
+ * added to a table", without them they return -ENOENT. A node that may
+ * legitimately be deleted before it is added is prepared with
+ * cds_lfht_node_init_deleted() instead.
  *
  * \rcustate None: the node is still private to the caller.
  * \ordering None: cds_lfht_add() and its variants publish the node.
@@ -145,15 +156,22 @@ static inline void cds_lfht_node_init(struct cds_lfht_node *node)
 
 /**
  * \brief Prepares a node that reads as deleted until it is added (liburcu
- * 0.14's name; cds_lfht_node_init() does the same here).
+ * 0.14's name).
  * \param node The node embedded in the new entry.
+ *
+ * The node looks as if cds_lfht_del() had removed it: until it is added,
+ * cds_lfht_is_node_deleted() is nonzero and cds_lfht_del() and
+ * cds_lfht_replace() return -ENOENT, in every build (debug checks
+ * included).
  *
  * \rcustate None: the node is still private to the caller.
  * \ordering None: cds_lfht_add() and its variants publish the node.
  */
 static inline void cds_lfht_node_init_deleted(struct cds_lfht_node *node)
 {
-	cds_lfht_node_init(node);
+	/* Relaxed: as in cds_lfht_node_init(). */
+	rcu_atomic_store(&node->next, (uintptr_t)(LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_),
+			 memory_order_relaxed);
 }
 
 /**
@@ -474,7 +492,12 @@ static inline int cds_lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *ol
  * \param node The node to remove, found by a lookup or traversal.
  * \return 0 on success; -ENOENT when \p node is NULL, was already removed
  * (by another del or replace: exactly one of them wins), or was initialised
- * by cds_lfht_node_init() and never added.
+ * by cds_lfht_node_init_deleted() (or, without debug checks,
+ * cds_lfht_node_init()) and never added.
+ *
+ * With debug checks (`RCU_DEBUG_CHECKS`), a node initialised by
+ * cds_lfht_node_init() and never added is misuse: the call aborts with
+ * "lfht: cds_lfht_del: node was never added to a table".
  *
  * \rcustate Registered thread, inside a read-side critical section that also
  * covered the lookup that found \p node. Free the entry only after a grace
@@ -525,6 +548,7 @@ static inline void cds_lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
+	lfht_debug_reader_(ht, "cds_lfht_lookup");
 	lfht_lookup_inline_(ht, hash, match, key, iter);
 }
 

@@ -173,6 +173,11 @@ static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
 	cb_in_callback = false;
 }
 
+bool call_rcu_in_callback(void)
+{
+	return cb_in_callback;
+}
+
 /* Sleeps while *addr == val, until the CLOCK_MONOTONIC time end at most. */
 static void cb_futex_wait_until(_Atomic int32_t *addr, int32_t val,
 				const struct timespec *end)

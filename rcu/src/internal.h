@@ -138,6 +138,13 @@ void gp_fork_child(void);
 void call_rcu_fork_prepare(void);
 void call_rcu_fork_parent(void);
 void call_rcu_fork_child(void);
+#define call_rcu_in_callback	RCU_SYM_(call_rcu_in_callback_)
+/* Whether the caller is this flavour's worker, running callbacks. */
+bool call_rcu_in_callback(void);
+
+/* registry.c: rcu_flavour.thread_state, the RCU_THREAD_* bits. */
+#define registry_thread_state	RCU_SYM_(registry_thread_state_)
+unsigned registry_thread_state(void);
 
 /* fork.c */
 #define fork_install_handlers	RCU_SYM_(fork_install_handlers_)
@@ -187,6 +194,7 @@ void flavour_fork_child(void);
 		.synchronize_rcu = RCU_SYM_(synchronize_rcu),		\
 		.call_rcu = RCU_SYM_(call_rcu),				\
 		.barrier = RCU_SYM_(barrier),				\
+		.thread_state = registry_thread_state,			\
 	}
 
 #endif /* RCU_SRC_INTERNAL_H */

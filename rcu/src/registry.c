@@ -114,6 +114,14 @@ int RCU_SYM_(read_ongoing)(void)
 	return rcu_read_ongoing();
 }
 
+unsigned registry_thread_state(void)
+{
+	return (self_reader.registered ? RCU_THREAD_REGISTERED : 0U) |
+	       (rcu_read_ongoing() ? RCU_THREAD_READER : 0U) |
+	       (self_nesting() != 0 ? RCU_THREAD_IN_SECTION : 0U) |
+	       (call_rcu_in_callback() ? RCU_THREAD_IN_CALLBACK : 0U);
+}
+
 bool registry_has_other(void)
 {
 	const struct rcu_reader_ *first = registry_readers.next;

@@ -48,6 +48,22 @@ struct rcu_head {
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
 
 /*
+ * Bits of rcu_flavour.thread_state(): the calling thread's RCU state, as
+ * debug checks (liblfht's) ask about it.
+ */
+enum {
+	/* rcu_register_thread() was called, rcu_unregister_thread() not. */
+	RCU_THREAD_REGISTERED = 1,
+	/* read_ongoing(): QSBR online, memb inside a read-side section. */
+	RCU_THREAD_READER = 2,
+	/* Inside rcu_read_lock() .. rcu_read_unlock() (QSBR: counted only
+	 * where the caller was compiled with RCU_DEBUG_CHECKS). */
+	RCU_THREAD_IN_SECTION = 4,
+	/* The flavour's call_rcu worker, running callbacks. */
+	RCU_THREAD_IN_CALLBACK = 8,
+};
+
+/*
  * The operations of one flavour. Members that a flavour has no use for
  * (quiescent_state, thread_offline and thread_online in memb) are no-ops,
  * never NULL, so callers need no test.
@@ -65,6 +81,8 @@ struct rcu_flavour {
 	void (*synchronize_rcu)(void);
 	void (*call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head));
 	void (*barrier)(void);
+	/* The RCU_THREAD_* bits of the calling thread; no side effect. */
+	unsigned (*thread_state)(void);
 };
 
 /*

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * lfht/check.c - the invariant checker of test builds (the LFHT_TEST_HOOKS
+ * static library only: not in liblfht, not API).
+ *
+ * lfht_check_invariants_() takes the table's resize_lock, so that no
+ * resize runs, and walks the whole list from bucket 0 inside a read-side
+ * section, checking what list.c, buckets.c and count.c promise of a quiet
+ * table (no update in flight):
+ * - reverse hashes never decrease along the list; a bucket node sorts
+ *   before the regular nodes of its reverse hash;
+ * - every bucket below size is in its place (order table and index match
+ *   its reverse hash), flagged a bucket, not removed, and met on the walk;
+ *   the walk meets no other bucket node;
+ * - no removed node is reachable (each del and replace unlinks what it
+ *   removed before it returns);
+ * - with CDS_LFHT_ACCOUNTING, the split counters add up to the nodes met.
+ * A broken invariant prints "lfht: invariant: <what>" and aborts.
+ *
+ * Calls sync.c (the lock, offline/online as resize.c does), buckets.c,
+ * count.c, the flavour's ops.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+void lfht_check_invariants_(struct cds_lfht *ht);
+
+static _Noreturn void check_failed(const struct cds_lfht_node *node, const char *what)
+{
+	fprintf(stderr, "lfht: invariant: %s (node %p, reverse hash %#lx)\n", what,
+		(const void *)node, node ? node->reverse_hash : 0UL);
+	fflush(stderr);
+	abort();
+}
+
+/* Walks the list; returns the regular nodes met, counts the buckets. */
+static unsigned long check_list(struct cds_lfht *ht, unsigned long size,
+				unsigned long *buckets_met)
+{
+	struct cds_lfht_node *prev = NULL;
+	bool prev_bucket = false;
+	unsigned long nodes = 0;
+
+	*buckets_met = 0;
+	for (struct cds_lfht_node *node = &ht->bucket0; node; ) {
+		/* Acquire: as a traversal's (lfht_load_next_()): pairs with
+		 * the CAS that stored the word. */
+		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
+
+		if (lfht_is_removed(word))
+			check_failed(node, "a removed node is reachable in a quiet table");
+		if (prev && node->reverse_hash < prev->reverse_hash)
+			check_failed(node, "the list is not sorted by reverse hash");
+		if (lfht_is_bucket(word)) {
+			unsigned long index = lfht_reverse_bits_(node->reverse_hash);
+
+			if (prev && !prev_bucket && node->reverse_hash == prev->reverse_hash)
+				check_failed(node, "a bucket node sorts after a regular node "
+					     "of its reverse hash");
+			if (index >= size)
+				check_failed(node, "a bucket node above size is reachable");
+			if (lfht_bucket_at(ht, index) != node)
+				check_failed(node, "a bucket node is not in its place in the "
+					     "bucket tables");
+			++*buckets_met;
+		} else {
+			nodes++;
+		}
+		prev = node;
+		prev_bucket = lfht_is_bucket(word);
+		node = lfht_ptr_(word);
+	}
+	return nodes;
+}
+
+/* Every bucket below size: flagged a bucket, not removed, right key. */
+static void check_buckets(struct cds_lfht *ht, unsigned long size)
+{
+	for (unsigned long i = 0; i < size; i++) {
+		struct cds_lfht_node *bucket = lfht_bucket_at(ht, i);
+		/* Relaxed: the resize_lock holder's view; checked, not used. */
+		uintptr_t word = rcu_atomic_load(&bucket->next, memory_order_relaxed);
+
+		if (!lfht_is_bucket(word) || lfht_is_removed(word) ||
+		    bucket->reverse_hash != lfht_reverse_bits_(i))
+			check_failed(bucket, "a bucket below size is not a live bucket node "
+				     "of its index");
+	}
+}
+
+void lfht_check_invariants_(struct cds_lfht *ht)
+{
+	const struct rcu_flavour *f = ht->flavour;
+	bool was_online = lfht_offline_begin(f);
+	unsigned long size, buckets_met, nodes;
+
+	/* As resize_lock() in resize.c: offline while blocked, the holder
+	 * may wait for a grace period. */
+	lfht_lock(&ht->resize_lock);
+	f->thread_online();
+	f->read_lock();
+	/* Relaxed: only the resize_lock holder, now us, stores size. */
+	size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
+	check_buckets(ht, size);
+	nodes = check_list(ht, size, &buckets_met);
+	if (buckets_met != size)
+		check_failed(NULL, "a bucket node below size is not reachable from bucket 0");
+	if (ht->counters && lfht_counters_sum(ht) != (long)nodes)
+		check_failed(NULL, "the split counters do not add up to the nodes in the list");
+	f->read_unlock();
+	f->thread_offline();
+	lfht_unlock(&ht->resize_lock);
+	lfht_offline_end(f, was_online);
+}
