@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check-exports.py BUILD_ROOT SOURCE_ROOT LFHT_VERSION LFHT_SOVERSION
+"""check-exports.py BUILD_ROOT SOURCE_ROOT LFHT_VERSION LFHT_SOVERSION RCU_SOVERSION
 
 The shared libraries export exactly their public API, and carry the soname
 of their project's version:
@@ -12,8 +12,9 @@ of their project's version:
 - nothing else may be (nm -D --defined-only); anything else is printed; in
   particular no liburcu name (cds_lfht_*, urcu_*, rcu_* without a flavour
   prefix), so that a process can hold lfht and liburcu at once;
-- SONAME is lib<name>.so.<major> (liblfht: its LFHT_SOVERSION) and the
-  file is lib<name>.so.<version>.
+- SONAME is lib<name>.so.<major> (LFHT_SOVERSION for liblfht,
+  RCU_SOVERSION for the flavour libraries) and the file is
+  lib<name>.so.<version>.
 Exit 77 (skipped) when the build has no shared libraries.
 """
 import json
@@ -72,6 +73,7 @@ def main():
     source = pathlib.Path(sys.argv[2])
     lfht_version = sys.argv[3]
     lfht_soversion = sys.argv[4]
+    rcu_soversion = sys.argv[5]
     info = json.loads(subprocess.check_output(['meson', 'introspect', '--projectinfo', str(build)]))
     versions = {'lfht': lfht_version}
     for sub in info.get('subprojects', []):
@@ -108,7 +110,7 @@ def main():
         if version is None:
             errors.append(f'{lib}: project version unknown')
             continue
-        major = lfht_soversion if lib == 'lfht' else version.split('.')[0]
+        major = lfht_soversion if lib == 'lfht' else rcu_soversion
         if path.name != f'lib{lib}.so.{version}':
             errors.append(f'{path.name}: file name is not lib{lib}.so.{version}')
         dyn = subprocess.check_output(['readelf', '-d', str(path)], text=True)
