@@ -9,10 +9,11 @@
  *
  *   T *rcu_dereference(T *p)                 load (consume, i.e. acquire)
  *   void rcu_assign_pointer(T *p, T *v)      store (release)
- *   T *rcu_xchg_pointer(T **pp, T *v)        exchange (seq_cst), returns old
+ *   T *rcu_xchg_pointer(T **pp, T *v)        exchange (full barrier), returns old
  *   T *rcu_cmpxchg_pointer(T **pp, T *old, T *new)
- *                                            CAS (seq_cst), returns the value
- *                                            *pp held before (== old on success)
+ *                                            CAS (full barrier), returns the
+ *                                            value *pp held before (== old on
+ *                                            success)
  *
  * Note that rcu_dereference and rcu_assign_pointer take the pointer itself,
  * rcu_xchg_pointer and rcu_cmpxchg_pointer its address, exactly as liburcu.
@@ -38,22 +39,46 @@
 		(void)0;						\
 	})
 
-/* Seq_cst: publishes like rcu_assign_pointer and orders like a full fence. */
+/*
+ * rcu_xchg_pointer and rcu_cmpxchg_pointer are full barriers, as liburcu
+ * documents them: every access before them is ordered before every access
+ * after. A seq_cst read-modify-write alone does not order a plain store
+ * before it against a plain load after it in C11, nor on ARM64 or POWER
+ * (load-linked/store-conditional loops); a locked instruction on x86 does.
+ * So elsewhere the exchange sits between two seq_cst fences.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define rcu_full_barrier_rmw_()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#else
+#define rcu_full_barrier_rmw_()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
+
+/* Seq_cst between full fences: publishes like rcu_assign_pointer (the
+ * pointee's initialisation is visible first; pairs with the consume in
+ * rcu_dereference()) and is a full barrier. */
 #define rcu_xchg_pointer(pp, v)						\
 	__extension__ ({						\
 		__typeof__(*(pp)) rcu_xchg_v_ = (v);			\
-		__atomic_exchange_n((pp), rcu_xchg_v_, __ATOMIC_SEQ_CST); \
+		rcu_full_barrier_rmw_();				\
+		rcu_xchg_v_ = __atomic_exchange_n((pp), rcu_xchg_v_,	\
+						  __ATOMIC_SEQ_CST);	\
+		rcu_full_barrier_rmw_();				\
+		rcu_xchg_v_;						\
 	})
 
-/* Seq_cst on success and on failure; evaluates to the value seen. */
+/* Seq_cst between full fences, on success and on failure; a full barrier
+ * either way, publishing like rcu_xchg_pointer. Evaluates to the value
+ * seen. */
 #define rcu_cmpxchg_pointer(pp, old, new_)				\
 	__extension__ ({						\
 		__typeof__(*(pp)) rcu_cmpxchg_old_ = (old);		\
 		__typeof__(*(pp)) rcu_cmpxchg_new_ = (new_);		\
+		rcu_full_barrier_rmw_();				\
 		(void)__atomic_compare_exchange_n((pp), &rcu_cmpxchg_old_, \
 						  rcu_cmpxchg_new_, 0,	\
 						  __ATOMIC_SEQ_CST,	\
 						  __ATOMIC_SEQ_CST);	\
+		rcu_full_barrier_rmw_();				\
 		rcu_cmpxchg_old_;					\
 	})
 
