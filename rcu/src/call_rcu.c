@@ -163,6 +163,10 @@ static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
 		/* Read the link first: the callback frees the node. */
 		struct rcu_head *next = n == last ? NULL : cb_wait_next(n);
 
+		/* The next node was written on the producer's CPU: fetch it
+		 * while this callback runs rather than after. */
+		if (next != NULL)
+			__builtin_prefetch(next);
 		n->func(n);
 		if (next == NULL)
 			break;
