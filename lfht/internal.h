@@ -185,6 +185,11 @@ LFHT_HIDDEN void lfht_lock_fork_child(void);
  * did, for lfht_offline_end(). No-ops for memb. */
 LFHT_HIDDEN bool lfht_offline_begin(const struct rcu_flavour *f);
 LFHT_HIDDEN void lfht_offline_end(const struct rcu_flavour *f, bool was_online);
+/* Comes online if the caller is an offline QSBR thread, so that its
+ * read-side sections protect it; returns whether it did, for
+ * lfht_online_end(). No-ops for memb. */
+LFHT_HIDDEN bool lfht_online_begin(const struct rcu_flavour *f);
+LFHT_HIDDEN void lfht_online_end(const struct rcu_flavour *f, bool went_online);
 /* A grace period, from a thread outside any read-side section; the caller
  * ends in the RCU state it began in. */
 LFHT_HIDDEN void lfht_wait_grace_period(const struct rcu_flavour *f);

@@ -170,6 +170,22 @@ void lfht_offline_end(const struct rcu_flavour *f, bool was_online)
 		f->thread_online();
 }
 
+bool lfht_online_begin(const struct rcu_flavour *f)
+{
+	/* QSBR: read_ongoing() is "online"; memb: 0 outside a section, and
+	 * its online is a no-op. */
+	if (f->read_ongoing())
+		return false;
+	f->thread_online();
+	return true;
+}
+
+void lfht_online_end(const struct rcu_flavour *f, bool went_online)
+{
+	if (went_online)
+		f->thread_offline();
+}
+
 void lfht_wait_grace_period(const struct rcu_flavour *f)
 {
 	/* synchronize_rcu() goes offline for the wait by itself (QSBR) and

@@ -162,12 +162,17 @@ struct cds_lfht *lfht_new_flavour(unsigned long init_size,
 int lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr)
 {
 	const struct rcu_flavour *f = ht->flavour;
-	bool empty;
+	bool empty, went_online;
 
 	lfht_call_destroy(ht, "cds_lfht_destroy");
+	/* The walk reads bucket nodes, which a shrink the worker finishes
+	 * meanwhile frees after a grace period: a QSBR caller that came in
+	 * offline must be online for its section to hold that up. */
+	went_online = lfht_online_begin(f);
 	f->read_lock();
 	empty = lfht_iter_empty(ht);
 	f->read_unlock();
+	lfht_online_end(f, went_online);
 	if (!empty)
 		return -EPERM;
 	if (attr)

@@ -403,6 +403,52 @@ START_TEST(offline_caller_of_resize_stays_offline)
 }
 END_TEST
 
+/* ---- destroy from an offline thread ---------------------------------------- */
+
+#define OFFLINE_DESTROY_KEYS (1UL << 13)
+#define OFFLINE_DESTROY_MAX_ROUNDS 400
+
+/*
+ * cds_lfht_destroy() may be called offline (QSBR). Its emptiness walk must
+ * still hold up a shrink the worker finishes meanwhile: the shrink frees
+ * bucket tables after a grace period, which an offline thread's read-side
+ * section (empty in QSBR) does not delay. Each round grows a table, empties
+ * it, so that the worker starts shrinking it, and destroys it at once from
+ * an offline thread. ThreadSanitizer saw the walk race the free (found by
+ * tests/urcu-style, which destroys offline); AddressSanitizer and the
+ * poisoned entries see a walk over freed buckets.
+ */
+START_TEST(destroy_from_an_offline_thread_during_a_shrink_is_safe)
+{
+	double end = test_now() + test_stress_seconds();
+	unsigned long rounds = 0, mid_shrink = 0;
+
+	while (rounds < OFFLINE_DESTROY_MAX_ROUNDS && (rounds < 5 || test_now() < end)) {
+		struct cds_lfht *ht = cds_lfht_new(1, 1, 0,
+						   CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+						   NULL);
+		struct test_size_goal grown = { ht, OFFLINE_DESTROY_KEYS / 8, ~0UL };
+
+		ck_assert_ptr_nonnull(ht);
+		test_fill(ht, 0, OFFLINE_DESTROY_KEYS);
+		ck_assert(test_wait_until(test_size_reached, &grown, WAIT_SECONDS));
+		ck_assert_uint_eq(test_del_all(ht), OFFLINE_DESTROY_KEYS);
+		/* Still large: the worker has a shrink to do, or is at it. */
+		mid_shrink += lfht_nr_buckets(ht) > 64;
+		test_offline();
+		ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+		test_online();
+		rounds++;
+	}
+	test_offline();
+	rcu_barrier();
+	test_online();
+	fprintf(stderr, "[%s] %lu tables destroyed offline, %lu of them mid-shrink\n",
+		TEST_FLAVOUR_NAME, rounds, mid_shrink);
+	ck_assert_uint_gt(mid_shrink, 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lifecycle-" TEST_FLAVOUR_NAME);
@@ -411,5 +457,6 @@ int main(void)
 	TEST_ADD(s, two_tables_updated_in_lock_step_both_shrink_when_emptied, 60);
 	TEST_ADD(s, updates_complete_while_the_resize_worker_is_frozen, 60);
 	TEST_ADD(s, offline_caller_of_resize_stays_offline, 60);
+	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
 	return test_main(s);
 }
