@@ -640,6 +640,11 @@ static void check_fork(void)
 	pid_t pid;
 	int status;
 
+	if (getenv("URCU_STYLE_EMULATED") != NULL) {
+		puts("emulated target: fork() of a multi-threaded process can hang "
+		     "qemu-user: fork check skipped");
+		return;
+	}
 	call_rcu_before_fork();
 	pid = fork();
 	if (pid == 0) {
