@@ -191,53 +191,45 @@ unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 /* ---- updates -------------------------------------------------------------- */
 
 /*
- * The three additions: lfht_list_add() returns node when it linked node as
- * a new entry (dup, unique) and NULL when replace found nothing to replace;
- * only then the table grew by one.
+ * The three additions, each the entry point call (for the debug checks):
+ * lfht_list_add() returns node when it linked node as a new entry (dup,
+ * unique) and NULL when replace found nothing to replace; only then the
+ * table grew by one.
  */
-static struct cds_lfht_node *table_add(struct cds_lfht *ht, unsigned long hash,
-				       struct cds_lfht_node *node, enum lfht_add_mode mode,
-				       cds_lfht_match_fct match, const void *key)
+static struct cds_lfht_node *table_add(struct cds_lfht *ht, const char *call,
+				       unsigned long hash, struct cds_lfht_node *node,
+				       enum lfht_add_mode mode, cds_lfht_match_fct match,
+				       const void *key)
 {
 	struct cds_lfht_node *ret;
 	unsigned chain;
 
+	lfht_call_reader(ht, call);
 	node->reverse_hash = lfht_reverse_bits_(hash);
 	ret = lfht_list_add(ht, hash, node, mode, match, key, &chain);
 	if (ret == (mode == LFHT_ADD_REPLACE ? NULL : node))
 		lfht_resize_after_add(ht, chain, lfht_count_add(ht));
+	lfht_call_end(ht);
 	return ret;
 }
 
 void lfht_add(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *node)
 {
-	lfht_call_reader(ht, "cds_lfht_add");
-	(void)table_add(ht, hash, node, LFHT_ADD_DUP, NULL, NULL);
-	lfht_call_end(ht);
+	(void)table_add(ht, "cds_lfht_add", hash, node, LFHT_ADD_DUP, NULL, NULL);
 }
 
 struct cds_lfht_node *lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
 				      cds_lfht_match_fct match, const void *key,
 				      struct cds_lfht_node *node)
 {
-	struct cds_lfht_node *ret;
-
-	lfht_call_reader(ht, "cds_lfht_add_unique");
-	ret = table_add(ht, hash, node, LFHT_ADD_UNIQUE, match, key);
-	lfht_call_end(ht);
-	return ret;
+	return table_add(ht, "cds_lfht_add_unique", hash, node, LFHT_ADD_UNIQUE, match, key);
 }
 
 struct cds_lfht_node *lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
 				       cds_lfht_match_fct match, const void *key,
 				       struct cds_lfht_node *node)
 {
-	struct cds_lfht_node *ret;
-
-	lfht_call_reader(ht, "cds_lfht_add_replace");
-	ret = table_add(ht, hash, node, LFHT_ADD_REPLACE, match, key);
-	lfht_call_end(ht);
-	return ret;
+	return table_add(ht, "cds_lfht_add_replace", hash, node, LFHT_ADD_REPLACE, match, key);
 }
 
 static int table_replace(struct cds_lfht *ht, struct cds_lfht_node *old,
