@@ -115,3 +115,16 @@ void lfht_check_invariants_(struct cds_lfht *ht)
 	lfht_unlock(&ht->resize_lock);
 	lfht_offline_end(f, was_online);
 }
+
+/* ---- the history checker's mutants (lfht/mutant.h) ------------------------ */
+
+int lfht_test_mutant_;
+
+void lfht_mutant_walk_(uintptr_t *next)
+{
+	struct cds_lfht_node *successor = lfht_ptr_(*next);
+
+	if (lfht_mutant(LFHT_MUTANT_LOOKUP_SKIP) && lfht_is_removed(*next) && successor)
+		/* Acquire: as lfht_load_next_(), which this step replaces. */
+		*next = rcu_atomic_load(&successor->next, memory_order_acquire);
+}

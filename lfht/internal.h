@@ -21,6 +21,8 @@
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
 
+#include "mutant.h"
+
 #define LFHT_HIDDEN __attribute__((visibility("hidden")))
 
 /* Large enough for any target's line (POWER: 128), so per-CPU counter

@@ -62,10 +62,24 @@ void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 	lfht_call_end(ht);
 }
 
+/* LFHT_MUTANT_ITER_RESTART: where a broken cds_lfht_next() goes on. */
+static struct cds_lfht_node *restart_point(struct cds_lfht *ht, struct cds_lfht_iter *iter)
+{
+	uintptr_t word;
+
+	if (!lfht_mutant(LFHT_MUTANT_ITER_RESTART) || !iter->node ||
+	    lfht_load_next_(iter->node, &word))
+		return iter->next;
+	(void)lfht_load_next_(lfht_view_bucket_(&ht->view,
+						lfht_reverse_bits_(iter->node->reverse_hash)),
+			      &word);
+	return lfht_ptr_(word);
+}
+
 void lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
 	lfht_call_reader(ht, "cds_lfht_next");
-	iter_settle(iter, iter->next);
+	iter_settle(iter, restart_point(ht, iter));
 	lfht_call_end(ht);
 }
 

@@ -231,6 +231,10 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 		if (!c.cur || c.cur->reverse_hash > reverse_hash) {
 			if (cursor_link(&c, node))
 				return mode == LFHT_ADD_REPLACE ? NULL : node;
+			/* The link failed: whatever came in between is looked at
+			 * again from the cursor, unless a mutant skips that. */
+			if (lfht_mutant(LFHT_MUTANT_UNIQUE_NO_RECHECK) && mode == LFHT_ADD_UNIQUE)
+				mode = LFHT_ADD_DUP;
 			continue;
 		}
 		if (mode != LFHT_ADD_DUP && !lfht_is_bucket(c.cur_word) &&
@@ -249,6 +253,18 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 	}
 }
 
+/* LFHT_MUTANT_REPLACE_AS_DEL_ADD: a window in which neither node is in. */
+static int replace_by_del_add(struct cds_lfht *ht, unsigned long hash,
+			      struct cds_lfht_node *old, struct cds_lfht_node *new_node)
+{
+	unsigned chain;
+
+	if (!lfht_list_del(ht, old))
+		return -ENOENT;
+	(void)lfht_list_add(ht, hash, new_node, LFHT_ADD_DUP, NULL, NULL, &chain);
+	return 0;
+}
+
 int lfht_list_replace(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_node *old,
 		      struct cds_lfht_node *new_node)
 {
@@ -256,6 +272,8 @@ int lfht_list_replace(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_n
 	 * through it (see replace_commit()). */
 	uintptr_t word = rcu_atomic_load(&old->next, memory_order_relaxed);
 
+	if (lfht_mutant(LFHT_MUTANT_REPLACE_AS_DEL_ADD))
+		return replace_by_del_add(ht, hash, old, new_node);
 	while (!replace_commit(old, &word, new_node))
 		if (lfht_is_removed(word))
 			return -ENOENT;
@@ -273,7 +291,8 @@ static bool mark_removed(struct cds_lfht_node *node, uintptr_t flags)
 
 	do {
 		if (lfht_is_removed(word))
-			return false;
+			return lfht_mutant(LFHT_MUTANT_DEL_TWICE) &&
+			       (flags & LFHT_REMOVAL_OWNER_);
 		/* The winner of racing dels and replaces (replace_commit()
 		 * CASes the same word) is the one whose commit sets REMOVED.
 		 * For a bucket, the commit's release half also hands the

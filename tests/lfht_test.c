@@ -16,6 +16,18 @@ struct test_alloc test_alloc;
 
 /* ---- entries ----------------------------------------------------------- */
 
+/* The next node id of this thread: a thread number taken once from a
+ * shared counter, then a private sequence (no shared write per node). */
+static uint64_t next_node_id(void)
+{
+	static _Atomic(uint64_t) threads;
+	static _Thread_local uint64_t thread, seq;
+
+	if (thread == 0)
+		thread = rcu_atomic_add(&threads, 1, memory_order_relaxed) + 1;
+	return (thread << 40) | ++seq;
+}
+
 struct test_node *test_node_new(uint64_t key, uint64_t value)
 {
 	struct test_node *tn = calloc(1, sizeof(*tn));
@@ -25,6 +37,7 @@ struct test_node *test_node_new(uint64_t key, uint64_t value)
 	cds_lfht_node_init(&tn->node);
 	tn->key = key;
 	tn->value = value;
+	tn->id = next_node_id();
 	/* Relaxed: the entry is published by the table's own release. */
 	rcu_atomic_store(&tn->magic, TEST_MAGIC_LIVE, memory_order_relaxed);
 	rcu_atomic_add(&test_nodes_live, 1, memory_order_relaxed);

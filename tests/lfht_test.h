@@ -81,6 +81,9 @@ struct test_node {
 	struct cds_lfht_node node;
 	uint64_t key;
 	uint64_t value;
+	/* Unique in the process, never 0 or 1: (thread number << 40) |
+	 * sequence, for the history checker (tests/history/). */
+	uint64_t id;
 	_Atomic(unsigned) magic;
 	struct rcu_head rcu;
 };

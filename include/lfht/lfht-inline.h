@@ -197,6 +197,12 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
 #define LFHT_VISIT_HOOK_() ((void)0)
 #endif
 
+/* Breaks the walk on purpose in the history checker's mutant test
+ * (lfht/mutant.h); nothing elsewhere. */
+#ifndef LFHT_WALK_MUTANT_
+#define LFHT_WALK_MUTANT_(next) ((void)0)
+#endif
+
 /*
  * The walk shared by lookups and cds_lfht_next_duplicate(): from node on,
  * the first live node whose reverse hash is reverse_hash and which match
@@ -218,6 +224,7 @@ static inline void lfht_find_from_(struct cds_lfht_node *node, unsigned long rev
 		if (lfht_load_next_(node, &next) && node->reverse_hash == reverse_hash &&
 		    match(node, key))
 			break;
+		LFHT_WALK_MUTANT_(next);
 	}
 	iter->node = node;
 	iter->next = node ? lfht_ptr_(next) : NULL;
