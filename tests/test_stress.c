@@ -7,11 +7,15 @@
  * get, so a use after free (entries are poisoned when call_rcu frees them)
  * shows as a bad-magic count.
  *
+ * Every call of the workers is recorded, and each round of the run is
+ * judged by the history checker (tests/history/): linearizable per key,
+ * and walks that return each node present throughout exactly once.
+ *
  * Worker threads never call ck_assert (Check's no-fork mode jumps back into
  * the main thread's stack): they count, the main thread asserts.
  */
 #define _GNU_SOURCE
-#include "lfht_test.h"
+#include "history/record.h"
 
 #include <string.h>
 
@@ -26,12 +30,14 @@ struct stress {
 	_Atomic(long) resizes;
 	_Atomic(long) traversals;
 	_Atomic(long) size_errors;	/* nr_buckets after a resize != asked */
+	struct hist_run hist;		/* the recorded calls of the workers */
 };
 
 struct worker {
 	struct stress *st;
 	int id;
 	uint64_t seed;
+	struct hist_log *log;		/* NULL: a thread that records nothing */
 };
 
 static bool stopped(struct stress *st)
@@ -45,20 +51,34 @@ static void count_err(_Atomic(long) *counter, long n)
 		rcu_atomic_add(counter, n, memory_order_relaxed);
 }
 
-/* Runs for the stress duration (offline), then stops and joins threads. */
-static void run_for_duration(struct stress *st, pthread_t *threads, int nr, double scale)
+/* Records nr_recording workers' calls on st->ht from now on: their logs
+ * are st->hist.logs[0 .. nr_recording), of ops_per_thread calls each (a
+ * round ends when one is full: small logs keep a key with calls always in
+ * flight under the checker's bound). */
+static void record_workers(struct stress *st, int nr_recording, size_t ops_per_thread)
 {
-	struct timespec ms = { .tv_sec = 0, .tv_nsec = 5000000 };
-	double end = test_now() + test_stress_seconds() * scale;
+	hist_run_init(&st->hist, st->ht, test_hash, nr_recording, ops_per_thread, 1 << 20);
+}
 
-	while (test_now() < end) {
-		test_offline();
-		nanosleep(&ms, NULL);
-		test_online();
-	}
+/* Runs rounds for the stress duration, checking each, then stops and
+ * joins the threads (the recording ones stop with the rounds). */
+static void run_for_duration(struct stress *st, pthread_t *threads, int nr)
+{
+	hist_run_for(&st->hist, test_stress_seconds());
 	rcu_atomic_store(&st->stop, 1, memory_order_relaxed);
 	for (int i = 0; i < nr; i++)
 		test_join(threads[i]);
+}
+
+/* Every round was clean, and checked. */
+static void expect_history(struct stress *st, const char *what)
+{
+	hist_run_print(&st->hist, what);
+	ck_assert_msg(st->hist.clean, "the history checker reported a violation (above)");
+	ck_assert_uint_eq(st->hist.verdict.unchecked_keys, 0);
+	ck_assert_uint_eq(st->hist.verdict.unchecked_walks, 0);
+	ck_assert_uint_gt(st->hist.verdict.ops + st->hist.verdict.walks, 100);
+	hist_run_destroy(&st->hist);
 }
 
 static long get(_Atomic(long) *counter)
@@ -76,20 +96,6 @@ static void expect_clean(struct stress *st)
 		      get(&test_bad_magic));
 }
 
-/* A full traversal: checks every entry's magic; returns the count. */
-static unsigned long traverse(struct cds_lfht *ht)
-{
-	struct cds_lfht_iter iter;
-	struct cds_lfht_node *node;
-	unsigned long n = 0;
-
-	cds_lfht_for_each(ht, &iter, node) {
-		test_node_of(node);
-		n++;
-	}
-	return n;
-}
-
 /* ---- readers and writers with owner-tracked keys ----------------------- */
 
 #define RW_KEYS 512
@@ -104,16 +110,17 @@ static void *rw_reader_main(void *arg)
 	long ops = 0, errors = 0;
 
 	rcu_register_thread();
-	while (!stopped(st)) {
+	while (hist_continue(w->log)) {
 		uint64_t key = test_rand(&w->seed) % RW_KEYS;
+		struct cds_lfht_iter iter;
 		struct test_node *tn;
 
 		rcu_read_lock();
-		tn = test_lookup(st->ht, key);
+		tn = hist_lookup(w->log, key, &iter);
 		if (tn != NULL && tn->key != key)
 			errors++;
 		if (ops % 1024 == 0)
-			traverse(st->ht);
+			hist_iteration(w->log);
 		rcu_read_unlock();
 		if (++ops % 64 == 0)
 			quiescent();
@@ -126,7 +133,7 @@ static void *rw_reader_main(void *arg)
 
 /* One step on a key this writer owns: the writer alone changes it, so the
  * table must agree with rw_present before and after. */
-static long rw_step(struct stress *st, uint64_t key, uint64_t r)
+static long rw_step(struct hist_log *log, uint64_t key, uint64_t r)
 {
 	bool present = rcu_atomic_load(&rw_present[key], memory_order_relaxed);
 	struct test_node *tn, *old = NULL, *nw = NULL, *unpublished = NULL;
@@ -136,31 +143,28 @@ static long rw_step(struct stress *st, uint64_t key, uint64_t r)
 	if (!present || r % 4 >= 2)
 		nw = test_node_new(key, r);
 	rcu_read_lock();
-	cds_lfht_lookup(st->ht, test_hash(key), test_match, &key, &iter);
-	tn = test_node_of(cds_lfht_iter_get_node(&iter));
+	tn = hist_lookup(log, key, &iter);
 	if ((tn != NULL) != present)
 		errors++;
 	if (!present) {
 		if (r % 2 == 0) {
-			if (cds_lfht_add_unique(st->ht, test_hash(key), test_match, &key,
-						&nw->node) != &nw->node) {
+			if (hist_add_unique(log, nw) != nw) {
 				errors++;
 				unpublished = nw;
 			}
 		} else {
-			cds_lfht_add(st->ht, test_hash(key), &nw->node);
+			hist_add(log, nw);
 		}
 	} else if (tn != NULL) {
 		switch (r % 4) {
 		case 0:
 		case 1:
-			if (cds_lfht_del(st->ht, &tn->node) != 0)
+			if (hist_del(log, tn) != 0)
 				errors++;
 			old = tn;
 			break;
 		case 2:
-			if (cds_lfht_replace(st->ht, &iter, test_hash(key), test_match, &key,
-					     &nw->node) != 0) {
+			if (hist_replace(log, &iter, nw) != 0) {
 				errors++;
 				unpublished = nw;
 			} else {
@@ -168,8 +172,7 @@ static long rw_step(struct stress *st, uint64_t key, uint64_t r)
 			}
 			break;
 		default:
-			old = test_node_of(cds_lfht_add_replace(st->ht, test_hash(key),
-								test_match, &key, &nw->node));
+			old = hist_add_replace(log, nw);
 			if (old != tn)
 				errors++;
 			break;
@@ -194,12 +197,12 @@ static void *rw_writer_main(void *arg)
 	long ops = 0, errors = 0;
 
 	rcu_register_thread();
-	while (!stopped(st)) {
+	while (hist_continue(w->log)) {
 		uint64_t r = test_rand(&w->seed);
 		/* Keys with key % RW_WRITERS == id belong to this writer. */
 		uint64_t key = (r >> 8) % (RW_KEYS / RW_WRITERS) * RW_WRITERS + (uint64_t)w->id;
 
-		errors += rw_step(st, key, r);
+		errors += rw_step(w->log, key, r);
 		if (++ops % 32 == 0)
 			quiescent();
 	}
@@ -222,13 +225,16 @@ START_TEST(readers_and_writers_lose_and_duplicate_no_key)
 	ck_assert_ptr_nonnull(st.ht);
 	for (int k = 0; k < RW_KEYS; k++)
 		rcu_atomic_store(&rw_present[k], 0, memory_order_relaxed);
+	record_workers(&st, NR_READERS + RW_WRITERS, 1 << 16);
 	for (int i = 0; i < NR_READERS + RW_WRITERS; i++) {
 		workers[i] = (struct worker){ .st = &st, .id = i < RW_WRITERS ? i : 0,
-					      .seed = 0x1234567ULL * (uint64_t)(i + 1) };
+					      .seed = 0x1234567ULL * (uint64_t)(i + 1),
+					      .log = &st.hist.logs[i] };
 		test_start(&threads[i], i < RW_WRITERS ? rw_writer_main : rw_reader_main,
 			   &workers[i]);
 	}
-	run_for_duration(&st, threads, NR_READERS + RW_WRITERS, 1.0);
+	run_for_duration(&st, threads, NR_READERS + RW_WRITERS);
+	expect_history(&st, "readers/writers history");
 
 	rcu_read_lock();
 	for (uint64_t k = 0; k < RW_KEYS; k++) {
@@ -358,12 +364,13 @@ static void *rp_reader_main(void *arg)
 	long ops = 0, misses = 0, errors = 0;
 
 	rcu_register_thread();
-	while (!stopped(st)) {
+	while (hist_continue(w->log)) {
 		uint64_t key = test_rand(&w->seed) % RP_KEYS;
+		struct cds_lfht_iter iter;
 		struct test_node *tn;
 
 		rcu_read_lock();
-		tn = test_lookup(st->ht, key);
+		tn = hist_lookup(w->log, key, &iter);
 		if (tn == NULL)
 			misses++;
 		else if (tn->key != key)
@@ -388,7 +395,7 @@ static void *rp_writer_main(void *arg)
 	long ops = 0, errors = 0;
 
 	rcu_register_thread();
-	while (!stopped(st)) {
+	while (hist_continue(w->log)) {
 		uint64_t r = test_rand(&w->seed);
 		uint64_t key = r % RP_KEYS;
 		struct test_node *nw = test_node_new(key, r), *old;
@@ -397,21 +404,18 @@ static void *rp_writer_main(void *arg)
 
 		rcu_read_lock();
 		if (r & 0x100) {
-			old = test_node_of(cds_lfht_add_replace(st->ht, test_hash(key),
-								test_match, &key, &nw->node));
+			old = hist_add_replace(w->log, nw);
 			if (old == NULL)
 				errors++;	/* the key was always present */
 		} else {
 			int ret;
 
-			cds_lfht_lookup(st->ht, test_hash(key), test_match, &key, &iter);
-			old = test_node_of(cds_lfht_iter_get_node(&iter));
+			old = hist_lookup(w->log, key, &iter);
 			if (old == NULL) {
 				errors++;
 				ret = -ENOENT;
 			} else {
-				ret = cds_lfht_replace(st->ht, &iter, test_hash(key), test_match,
-						       &key, &nw->node);
+				ret = hist_replace(w->log, &iter, nw);
 			}
 			if (ret != 0) {
 				if (ret != -ENOENT)
@@ -449,13 +453,16 @@ START_TEST(replace_is_never_missed_by_lookup)
 		cds_lfht_add(st.ht, test_hash(k), &tn->node);
 		rcu_read_unlock();
 	}
+	record_workers(&st, NR_READERS + RP_WRITERS, 4096);
 	for (int i = 0; i < NR_READERS + RP_WRITERS; i++) {
 		workers[i] = (struct worker){ .st = &st, .id = i,
-					      .seed = 0x9876543ULL * (uint64_t)(i + 1) };
+					      .seed = 0x9876543ULL * (uint64_t)(i + 1),
+					      .log = &st.hist.logs[i] };
 		test_start(&threads[i], i < RP_WRITERS ? rp_writer_main : rp_reader_main,
 			   &workers[i]);
 	}
-	run_for_duration(&st, threads, NR_READERS + RP_WRITERS, 1.0);
+	run_for_duration(&st, threads, NR_READERS + RP_WRITERS);
+	expect_history(&st, "replace history");
 	rcu_read_lock();
 	for (uint64_t k = 0; k < RP_KEYS; k++)
 		wrong += test_count_key(st.ht, k) != 1;
@@ -510,12 +517,13 @@ static void *storm_reader_main(void *arg)
 	long ops = 0, misses = 0, errors = 0;
 
 	rcu_register_thread();
-	while (!stopped(st)) {
+	while (hist_continue(w->log)) {
 		uint64_t key = test_rand(&w->seed) % (STORM_KEYS + STORM_TRANSIENT);
+		struct cds_lfht_iter iter;
 		struct test_node *tn;
 
 		rcu_read_lock();
-		tn = test_lookup(st->ht, key);
+		tn = hist_lookup(w->log, key, &iter);
 		if (tn == NULL && key < STORM_KEYS)
 			misses++;
 		else if (tn != NULL && tn->key != key)
@@ -540,7 +548,7 @@ static void *storm_writer_main(void *arg)
 	long ops = 0, errors = 0;
 
 	rcu_register_thread();
-	while (!stopped(st)) {
+	while (hist_continue(w->log)) {
 		uint64_t i = test_rand(&w->seed) % STORM_TRANSIENT;
 		uint64_t key = STORM_KEYS + i;
 		struct test_node *tn = rcu_atomic_load(&storm_transient[i], memory_order_relaxed);
@@ -548,14 +556,13 @@ static void *storm_writer_main(void *arg)
 		if (tn == NULL) {
 			tn = test_node_new(key, 0);
 			rcu_read_lock();
-			if (cds_lfht_add_unique(st->ht, test_hash(key), test_match, &key,
-						&tn->node) != &tn->node)
+			if (hist_add_unique(w->log, tn) != tn)
 				errors++;
 			rcu_read_unlock();
 			rcu_atomic_store(&storm_transient[i], tn, memory_order_relaxed);
 		} else {
 			rcu_read_lock();
-			if (cds_lfht_del(st->ht, &tn->node) != 0)
+			if (hist_del(w->log, tn) != 0)
 				errors++;
 			rcu_read_unlock();
 			test_node_free_rcu(tn);
@@ -586,13 +593,17 @@ START_TEST(lookups_find_present_keys_during_resize_storm)
 		cds_lfht_add(st.ht, test_hash(k), &tn->node);
 		rcu_read_unlock();
 	}
+	/* The resizer (worker 0) records nothing. */
+	record_workers(&st, NR_READERS + 1, 1 << 16);
 	for (int i = 0; i < NR_READERS + 2; i++) {
 		workers[i] = (struct worker){ .st = &st, .id = i,
-					      .seed = 0x5555ULL * (uint64_t)(i + 3) };
+					      .seed = 0x5555ULL * (uint64_t)(i + 3),
+					      .log = i ? &st.hist.logs[i - 1] : NULL };
 		test_start(&threads[i], i == 0 ? storm_resizer_main :
 			   i == 1 ? storm_writer_main : storm_reader_main, &workers[i]);
 	}
-	run_for_duration(&st, threads, NR_READERS + 2, 1.0);
+	run_for_duration(&st, threads, NR_READERS + 2);
+	expect_history(&st, "resize storm history");
 	rcu_read_lock();
 	for (uint64_t k = 0; k < STORM_KEYS + STORM_TRANSIENT; k++) {
 		unsigned long want = k < STORM_KEYS ? 1 :
@@ -622,37 +633,24 @@ END_TEST
 
 #define IT_KEYS 1024
 
+/* Walks the table again and again; the history checker holds each walk
+ * to the iteration rule (every key is present throughout: each is
+ * returned exactly once), and the count is checked here too. */
 static void *it_reader_main(void *arg)
 {
 	struct worker *w = arg;
 	struct stress *st = w->st;
-	unsigned char *seen = calloc(IT_KEYS, 1);
 	long traversals = 0, errors = 0;
 
-	if (seen == NULL)
-		abort();
 	rcu_register_thread();
-	while (!stopped(st)) {
-		struct cds_lfht_iter iter;
-		struct test_node *pos;
-		long bad = 0;
-
-		memset(seen, 0, IT_KEYS);
+	while (hist_continue(w->log)) {
 		rcu_read_lock();
-		cds_lfht_for_each_entry(st->ht, &iter, pos, node) {
-			test_node_of(&pos->node);
-			if (pos->key >= IT_KEYS || seen[pos->key]++ != 0)
-				bad++;
-		}
+		errors += hist_iteration(w->log) != IT_KEYS;
 		rcu_read_unlock();
-		for (int k = 0; k < IT_KEYS; k++)
-			bad += seen[k] != 1;
-		errors += bad != 0;
 		traversals++;
 		quiescent();
 	}
 	rcu_unregister_thread();
-	free(seen);
 	count_err(&st->traversals, traversals);
 	count_err(&st->errors, errors);
 	return NULL;
@@ -672,12 +670,16 @@ START_TEST(iteration_during_resize_sees_each_key_exactly_once)
 		cds_lfht_add(st.ht, test_hash(k), &tn->node);
 		rcu_read_unlock();
 	}
+	/* The resizer (worker 0) records nothing. */
+	record_workers(&st, NR_READERS, 1 << 16);
 	for (int i = 0; i < NR_READERS + 1; i++) {
-		workers[i] = (struct worker){ .st = &st, .id = i, .seed = 77 };
+		workers[i] = (struct worker){ .st = &st, .id = i, .seed = 77,
+					      .log = i ? &st.hist.logs[i - 1] : NULL };
 		test_start(&threads[i], i == 0 ? storm_resizer_main : it_reader_main,
 			   &workers[i]);
 	}
-	run_for_duration(&st, threads, NR_READERS + 1, 1.0);
+	run_for_duration(&st, threads, NR_READERS + 1);
+	expect_history(&st, "iteration history");
 	fprintf(stderr, "[%s] iteration during resize: %ld traversals, %ld resizes, "
 		"%ld bad traversals\n", TEST_FLAVOUR_NAME,
 		get(&st.traversals),
