@@ -17,6 +17,9 @@
  * - with CDS_LFHT_ACCOUNTING, the split counters add up to the nodes met.
  * A broken invariant prints "lfht: invariant: <what>" and aborts.
  *
+ * Also holds the switch of the history checker's mutants (lfht/mutant.h):
+ * lfht_test_mutant_ and the broken lookup step lfht_mutant_walk_().
+ *
  * Calls sync.c (the lock, offline/online as resize.c does), buckets.c,
  * count.c, the flavour's ops.
  */

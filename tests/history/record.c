@@ -171,13 +171,14 @@ static uint64_t errno_result(int ret, const char *call)
 
 int hist_replace(struct hist_log *log, struct cds_lfht_iter *old_iter, struct test_node *tn)
 {
+	uint64_t old = id_of(cds_lfht_iter_get_node(old_iter));
 	struct hist_op *op = op_begin(log, HIST_REPLACE, tn->key);
 	int ret = cds_lfht_replace(log->run->ht, old_iter, hash_of(log, tn->key), test_match,
 				   &tn->key, &tn->node);
 
 	op_end(log, op);
 	op->node = tn->id;
-	op->old = id_of(cds_lfht_iter_get_node(old_iter));
+	op->old = old;
 	op->result = errno_result(ret, "cds_lfht_replace");
 	return ret;
 }

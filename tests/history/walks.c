@@ -166,7 +166,7 @@ static void report_walk(struct walk_ctx *c, const struct hist_op *walk, const ch
 	}
 }
 
-/* Checks one walk; by_key[from..to) are the lives it must consider. */
+/* Checks one walk; cands[0..nr_cands) are the nodes it must consider. */
 static void check_walk(struct walk_ctx *c, const struct hist_op *walk, struct life *lives,
 		       size_t nr, struct life *const *cands, size_t nr_cands)
 {
