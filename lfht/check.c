@@ -128,6 +128,7 @@ void lfht_mutant_walk_(uintptr_t *next)
 	struct cds_lfht_node *successor = lfht_ptr_(*next);
 
 	if (lfht_mutant(LFHT_MUTANT_LOOKUP_SKIP) && lfht_is_removed(*next) && successor)
-		/* Acquire: as lfht_load_next_(), which this step replaces. */
+		/* Acquire: pairs with the CAS that stored the word, as in
+		 * lfht_load_next_(), the step this one replaces. */
 		*next = rcu_atomic_load(&successor->next, memory_order_acquire);
 }
