@@ -2,7 +2,8 @@
 /*
  * tests/test_history.c - every operation of a concurrent run judged by the
  * history checker (tests/history/): a contention run on 1 to 10 keys with
- * 4 threads mixing every update kind, lookups and walks, and a grow/shrink
+ * 4 threads mixing every update kind, lookups (single and batched) and
+ * walks, and a grow/shrink
  * churn run; plus the checker's own tests on histories written by hand.
  *
  * Run time: LFHT_HISTORY_SECONDS or --seconds S per run (default: 4x the
@@ -56,9 +57,17 @@ static void ct_step(struct ct_worker *w)
 
 	rcu_read_lock();
 	switch (r % 16) {
-	case 0: case 1: case 2:
+	case 0: case 1:
 		(void)hist_lookup(log, key, &iter);
 		break;
+	case 2: {
+		/* A batch of 4: this key, and three others of the few. */
+		uint64_t keys[4] = { key, (key + 1) % w->nr_keys, r % w->nr_keys,
+				     (r >> 8) % w->nr_keys };
+
+		(void)hist_lookup_batch(log, 4, keys);
+		break;
+	}
 	case 3:
 		(void)hist_duplicates(log, key);
 		break;

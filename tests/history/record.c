@@ -204,6 +204,37 @@ struct test_node *hist_lookup(struct hist_log *log, uint64_t key, struct cds_lfh
 	return test_node_of(cds_lfht_iter_get_node(iter));
 }
 
+unsigned long hist_lookup_batch(struct hist_log *log, size_t n, const uint64_t *keys)
+{
+	unsigned long hashes[HIST_OPS_PER_STEP];
+	const void *key_ptrs[HIST_OPS_PER_STEP];
+	struct cds_lfht_iter iters[HIST_OPS_PER_STEP];
+	struct hist_op *first;
+	unsigned long hits = 0;
+
+	if (n > HIST_OPS_PER_STEP || log->nr_ops + n > log->cap_ops) {
+		fprintf(stderr, "history: a batch of %zu lookups does not fit the log\n", n);
+		abort();
+	}
+	for (size_t i = 0; i < n; i++) {
+		hashes[i] = hash_of(log, keys[i]);
+		key_ptrs[i] = &keys[i];
+	}
+	first = op_begin(log, HIST_LOOKUP, 0);
+	lfht_lookup_batch(log->run->ht, n, hashes, test_match, key_ptrs, iters);
+	op_end(log, first);
+	log->nr_ops--;
+	for (size_t i = 0; i < n; i++) {
+		struct hist_op *op = &log->ops[log->nr_ops++];
+
+		*op = *first;
+		op->key = keys[i];
+		op->result = id_of(cds_lfht_iter_get_node(&iters[i]));
+		hits += op->result != 0;
+	}
+	return hits;
+}
+
 /* Logs a node a walk returned; past the log's room the walk is marked
  * truncated (left unchecked, counted). */
 static void walk_note(struct hist_log *log, struct hist_op *op, struct cds_lfht_node *node)

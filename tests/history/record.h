@@ -94,6 +94,9 @@ struct test_node *hist_add_replace(struct hist_log *log, struct test_node *tn);
 int hist_replace(struct hist_log *log, struct cds_lfht_iter *old_iter, struct test_node *tn);
 int hist_del(struct hist_log *log, struct test_node *tn);
 struct test_node *hist_lookup(struct hist_log *log, uint64_t key, struct cds_lfht_iter *iter);
+/* lfht_lookup_batch() of keys[0..n), n <= HIST_OPS_PER_STEP: logged as n
+ * lookups, each spanning the whole batch call; returns the hits. */
+unsigned long hist_lookup_batch(struct hist_log *log, size_t n, const uint64_t *keys);
 /* cds_lfht_for_each_duplicate over key; returns the nodes seen. */
 unsigned long hist_duplicates(struct hist_log *log, uint64_t key);
 /* cds_lfht_for_each over the table; returns the nodes seen. */
