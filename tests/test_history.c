@@ -273,8 +273,18 @@ static void *ch_walker_main(void *arg)
 struct ch_watch {
 	struct cds_lfht *ht;
 	_Atomic(int) stop;
-	unsigned long most, falls;
+	_Atomic(unsigned long) most, falls;
 };
+
+/* The run goes on until the table grew to 1024 buckets and shrank. */
+static bool ch_grown_and_shrunk(void *arg)
+{
+	struct ch_watch *watch = arg;
+
+	/* Relaxed: a progress report, read by the main thread. */
+	return !(rcu_atomic_load(&watch->most, memory_order_relaxed) >= 1024 &&
+		 rcu_atomic_load(&watch->falls, memory_order_relaxed) > 0);
+}
 
 static void *ch_watch_main(void *arg)
 {
@@ -287,8 +297,11 @@ static void *ch_watch_main(void *arg)
 	while (!rcu_atomic_load(&watch->stop, memory_order_relaxed)) {
 		unsigned long buckets = lfht_nr_buckets(watch->ht);
 
-		watch->most = buckets > watch->most ? buckets : watch->most;
-		watch->falls += buckets < last;
+		/* Relaxed, both: progress for ch_grown_and_shrunk(). */
+		if (buckets > rcu_atomic_load(&watch->most, memory_order_relaxed))
+			rcu_atomic_store(&watch->most, buckets, memory_order_relaxed);
+		if (buckets < last)
+			rcu_atomic_add(&watch->falls, 1, memory_order_relaxed);
 		last = buckets;
 		test_offline();
 		nanosleep(&ms, NULL);
@@ -315,6 +328,8 @@ START_TEST(grow_shrink_churn_is_linearizable)
 	hist_run_init(&run, ht, test_hash, CH_WRITERS + CH_WALKERS, 16384, 1 << 20);
 	run.owns_nodes = true;
 	run.walk_reserve = 2 * CH_WRITERS * CH_KEYS + 64;
+	run.more = ch_grown_and_shrunk;
+	run.more_arg = &watch;
 	test_start(&watcher, ch_watch_main, &watch);
 	for (int i = 0; i < CH_WRITERS + CH_WALKERS; i++) {
 		workers[i] = (struct ch_worker){ .log = &run.logs[i], .id = i,
@@ -333,10 +348,11 @@ START_TEST(grow_shrink_churn_is_linearizable)
 	test_join(watcher);
 	hist_run_print(&run, "grow/shrink churn");
 	fprintf(stderr, "[%s] grow/shrink churn: %ld calls, buckets up to %lu, fell %lu times\n",
-		TEST_FLAVOUR_NAME, ops, watch.most, watch.falls);
+		TEST_FLAVOUR_NAME, ops, rcu_atomic_load(&watch.most, memory_order_relaxed),
+		rcu_atomic_load(&watch.falls, memory_order_relaxed));
 	expect_checked(&run, ops);
-	ck_assert_uint_ge(watch.most, 1024);
-	ck_assert_uint_gt(watch.falls, 0);
+	ck_assert_uint_ge(rcu_atomic_load(&watch.most, memory_order_relaxed), 1024);
+	ck_assert_uint_gt(rcu_atomic_load(&watch.falls, memory_order_relaxed), 0);
 	hist_run_destroy(&run);
 	test_empty_and_destroy(ht);
 }

@@ -515,9 +515,23 @@ void hist_run_init(struct hist_run *run, struct cds_lfht *ht, unsigned long (*ha
 	read_present(run);
 }
 
+/* Whether the round just checked is the run's last. */
+static bool run_over(struct hist_run *run, double end, double hard_end)
+{
+	double now = test_now();
+
+	if (!run->clean && run->stop_at_violation)
+		return true;
+	/* Two rounds at least: the carry-over of the table's content from
+	 * one round to the next is always checked. */
+	if (run->rounds < 2 || now < end)
+		return false;
+	return !run->more || !run->more(run->more_arg) || now >= hard_end;
+}
+
 bool hist_run_for(struct hist_run *run, double seconds)
 {
-	double end = test_now() + seconds;
+	double end = test_now() + seconds, hard_end = end + 9 * seconds + 30;
 	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
 	bool last;
 
@@ -526,7 +540,7 @@ bool hist_run_for(struct hist_run *run, double seconds)
 
 		/* Relaxed: a worker's request to end the round. */
 		while (!rcu_atomic_load(&run->pause, memory_order_relaxed) &&
-		       test_now() < round_end && test_now() < end) {
+		       test_now() < round_end) {
 			test_offline();
 			nanosleep(&ms, NULL);
 			test_online();
@@ -535,7 +549,7 @@ bool hist_run_for(struct hist_run *run, double seconds)
 		rcu_atomic_store(&run->pause, 1, memory_order_relaxed);
 		wait_parked(run);
 		run->clean &= check_round(run);
-		last = test_now() >= end || (!run->clean && run->stop_at_violation);
+		last = run_over(run, end, hard_end);
 		/* Relaxed, all three: published by the release increment of
 		 * round below. */
 		if (last)

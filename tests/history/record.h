@@ -63,6 +63,11 @@ struct hist_run {
 	double check_seconds;		/* time spent checking */
 	/* Stop at the first round that breaks a rule (the mutant tests). */
 	bool stop_at_violation;
+	/* Optional: the run goes on past its time while more(more_arg) says
+	 * the workload has not yet done what the test needs (at most ten
+	 * times as long, plus 30 s). */
+	bool (*more)(void *arg);
+	void *more_arg;
 };
 
 /* Sets up run for nr_threads recording threads (logs of ops_per_thread
@@ -70,8 +75,9 @@ struct hist_run {
  * hash; reads the table's content as the first round's start. */
 void hist_run_init(struct hist_run *run, struct cds_lfht *ht, unsigned long (*hash)(uint64_t),
 		   int nr_threads, size_t ops_per_thread, size_t ids_per_thread);
-/* Runs rounds for seconds (checking each), then stops the threads; they
- * see hist_continue() return false. Returns whether every round was clean. */
+/* Runs rounds for seconds (checking each; two at least), then stops the
+ * threads; they see hist_continue() return false. Returns whether every
+ * round was clean. */
 bool hist_run_for(struct hist_run *run, double seconds);
 /* Frees the logs (owns_nodes: deletes the nodes left and frees them). */
 void hist_run_destroy(struct hist_run *run);
