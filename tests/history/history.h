@@ -100,8 +100,14 @@ bool hist_check_round(const struct hist_round *round, struct hist_verdict *v, FI
 /* The iteration rule (walks.c), called by hist_check_round(). */
 bool hist_check_walks(const struct hist_round *round, struct hist_verdict *v, FILE *report);
 
-/* Prints op (times relative to t0) on one line; walks.c and linearize.c. */
+/* Prints op (times relative to t0) on one line, and a node id as
+ * n<thread>.<sequence>; walks.c and linearize.c. */
 void hist_print_op(FILE *out, const struct hist_op *op, uint64_t t0,
 		   const uint64_t *walk_ids);
+void hist_print_node(FILE *out, uint64_t id);
+
+/* calloc that aborts with a message when memory runs out (the checker and
+ * the recorder run in test threads, which cannot fail a Check test). */
+void *hist_calloc(size_t n, size_t size);
 
 #endif /* LFHT_HISTORY_H */

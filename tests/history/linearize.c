@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t n, size_t size)
+void *hist_calloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
 
@@ -167,9 +167,9 @@ static void memo_init(struct memo *m, size_t words)
 {
 	*m = (struct memo){ .words = words, .stride = 2 + HIST_MAX_STATE + words };
 	m->cap_entries = 1024;
-	m->entries = xcalloc(m->cap_entries * m->stride, sizeof(uint64_t));
+	m->entries = hist_calloc(m->cap_entries * m->stride, sizeof(uint64_t));
 	m->nr_slots = 2048;
-	m->slots = xcalloc(m->nr_slots, sizeof(uint32_t));
+	m->slots = hist_calloc(m->nr_slots, sizeof(uint32_t));
 }
 
 static void memo_free(struct memo *m)
@@ -190,7 +190,7 @@ static void memo_rehash(struct memo *m)
 {
 	free(m->slots);
 	m->nr_slots *= 2;
-	m->slots = xcalloc(m->nr_slots, sizeof(uint32_t));
+	m->slots = hist_calloc(m->nr_slots, sizeof(uint32_t));
 	for (size_t i = 0; i < m->nr; i++) {
 		size_t j = m->entries[i * m->stride] & (m->nr_slots - 1);
 
@@ -281,12 +281,12 @@ static enum seg_verdict check_segment(const struct hist_op *const *ops, size_t n
 				      struct lin_state *state, size_t *depth)
 {
 	uint32_t head = (uint32_t)(2 * n);
-	struct lin_entry *e = xcalloc(2 * n + 1, sizeof(*e));
-	uint32_t *call_of = xcalloc(n, sizeof(*call_of));
-	uint32_t *return_of = xcalloc(n, sizeof(*return_of));
-	uint64_t *z = xcalloc(n, sizeof(*z));
-	struct lin_frame *stack = xcalloc(n, sizeof(*stack));
-	uint64_t *bits = xcalloc((n + 63) / 64, sizeof(*bits));
+	struct lin_entry *e = hist_calloc(2 * n + 1, sizeof(*e));
+	uint32_t *call_of = hist_calloc(n, sizeof(*call_of));
+	uint32_t *return_of = hist_calloc(n, sizeof(*return_of));
+	uint64_t *z = hist_calloc(n, sizeof(*z));
+	struct lin_frame *stack = hist_calloc(n, sizeof(*stack));
+	uint64_t *bits = hist_calloc((n + 63) / 64, sizeof(*bits));
 	struct lin_state cur = *state, next;
 	enum seg_verdict verdict = SEG_VIOLATION;
 	uint64_t h_lin = 0;
@@ -392,8 +392,8 @@ static const char *const kind_names[HIST_NR_KINDS] = {
 	[HIST_ITERATION] = "iteration",
 };
 
-/* Node ids are (thread << 40) | sequence (record.c); 0 is NULL. */
-static void print_node(FILE *out, uint64_t id)
+/* Node ids are (thread << 40) | sequence (tests/lfht_test.c); 0 is NULL. */
+void hist_print_node(FILE *out, uint64_t id)
 {
 	if (id == 0)
 		fprintf(out, "NULL");
@@ -412,10 +412,10 @@ void hist_print_op(FILE *out, const struct hist_op *op, uint64_t t0,
 	case HIST_ADD_UNIQUE:
 	case HIST_ADD_REPLACE:
 		fprintf(out, "(");
-		print_node(out, op->node);
+		hist_print_node(out, op->node);
 		fprintf(out, ") -> ");
 		if (op->kind != HIST_ADD)
-			print_node(out, op->result);
+			hist_print_node(out, op->result);
 		else
 			fprintf(out, "void");
 		break;
@@ -423,21 +423,21 @@ void hist_print_op(FILE *out, const struct hist_op *op, uint64_t t0,
 	case HIST_DEL:
 		fprintf(out, "(");
 		if (op->kind == HIST_REPLACE) {
-			print_node(out, op->old);
+			hist_print_node(out, op->old);
 			fprintf(out, " by ");
 		}
-		print_node(out, op->node);
+		hist_print_node(out, op->node);
 		fprintf(out, ") -> %s", op->result == HIST_OK ? "0" : "-ENOENT");
 		break;
 	case HIST_LOOKUP:
 		fprintf(out, " -> ");
-		print_node(out, op->result);
+		hist_print_node(out, op->result);
 		break;
 	default:
 		fprintf(out, " -> {");
 		for (uint32_t k = 0; k < op->walk_len && k < 64; k++) {
 			fprintf(out, k ? " " : "");
-			print_node(out, walk_ids[op->walk_start + k]);
+			hist_print_node(out, walk_ids[op->walk_start + k]);
 		}
 		fprintf(out, "%s}%s", op->walk_len > 64 ? " ..." : "",
 			op->truncated ? " (truncated)" : "");
@@ -453,7 +453,7 @@ static void print_state(FILE *out, const char *what, const struct lin_state *s)
 	fprintf(out, "    %s: {", what);
 	for (uint64_t i = 0; i < s->n; i++) {
 		fprintf(out, i ? " " : "");
-		print_node(out, s->ids[i]);
+		hist_print_node(out, s->ids[i]);
 	}
 	fprintf(out, "}\n");
 }
@@ -581,7 +581,7 @@ static bool check_key(uint64_t key, const struct hist_op *const *ops, size_t n,
 
 bool hist_check_round(const struct hist_round *round, struct hist_verdict *v, FILE *report)
 {
-	const struct hist_op **ops = xcalloc(round->nr_ops, sizeof(*ops));
+	const struct hist_op **ops = hist_calloc(round->nr_ops, sizeof(*ops));
 	size_t n = 0, i = 0, b = 0, a = 0;
 	uint64_t t0 = UINT64_MAX;
 	bool clean = true;

@@ -53,17 +53,6 @@
  * other side of a round's handshake. */
 #define HIST_HANDSHAKE_SECONDS 120.0
 
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (p == NULL) {
-		fprintf(stderr, "history: out of memory\n");
-		abort();
-	}
-	return p;
-}
-
 static uint64_t clock_ns(void)
 {
 	struct timespec ts;
@@ -368,7 +357,7 @@ static int snap_cmp(const void *a, const void *b)
 static void read_present(struct hist_run *run)
 {
 	size_t cap = 1024, n = 0;
-	struct snap_entry *snap = xcalloc(cap, sizeof(*snap));
+	struct snap_entry *snap = hist_calloc(cap, sizeof(*snap));
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 
@@ -388,8 +377,8 @@ static void read_present(struct hist_run *run)
 	qsort(snap, n, sizeof(*snap), snap_cmp);
 	free(run->present);
 	free(run->present_nodes);
-	run->present = xcalloc(n, sizeof(*run->present));
-	run->present_nodes = xcalloc(n, sizeof(*run->present_nodes));
+	run->present = hist_calloc(n, sizeof(*run->present));
+	run->present_nodes = hist_calloc(n, sizeof(*run->present_nodes));
 	for (size_t k = 0; k < n; k++) {
 		run->present[k] = (struct hist_node){ .key = snap[k].key, .id = snap[k].id };
 		run->present_nodes[k] = snap[k].tn;
@@ -416,7 +405,7 @@ static void free_gone_nodes(struct hist_run *run, struct test_node **was_present
 
 	for (int t = 0; t < run->nr_threads; t++)
 		n += run->logs[t].nr_made;
-	cands = xcalloc(n, sizeof(*cands));
+	cands = hist_calloc(n, sizeof(*cands));
 	memcpy(cands, was_present, nr_was * sizeof(*cands));
 	n = nr_was;
 	for (int t = 0; t < run->nr_threads; t++) {
@@ -450,8 +439,8 @@ static bool check_round(struct hist_run *run)
 		nr_ops += run->logs[t].nr_ops;
 		nr_ids += run->logs[t].nr_ids;
 	}
-	ops = xcalloc(nr_ops, sizeof(*ops));
-	ids = xcalloc(nr_ids, sizeof(*ids));
+	ops = hist_calloc(nr_ops, sizeof(*ops));
+	ids = hist_calloc(nr_ids, sizeof(*ids));
 	nr_ops = nr_ids = 0;
 	for (int t = 0; t < run->nr_threads; t++) {
 		struct hist_log *log = &run->logs[t];
@@ -502,15 +491,15 @@ void hist_run_init(struct hist_run *run, struct cds_lfht *ht, unsigned long (*ha
 		.ht = ht, .hash = hash, .nr_threads = nr_threads, .clean = true,
 		.round_seconds = 0.05, .walk_reserve = ids_per_thread / 4,
 	};
-	run->logs = xcalloc((size_t)nr_threads, sizeof(*run->logs));
+	run->logs = hist_calloc((size_t)nr_threads, sizeof(*run->logs));
 	for (int t = 0; t < nr_threads; t++) {
 		struct hist_log *log = &run->logs[t];
 
 		*log = (struct hist_log){ .run = run, .thread = (uint16_t)(t + 1),
 					  .cap_ops = ops_per_thread, .cap_ids = ids_per_thread };
-		log->ops = xcalloc(ops_per_thread, sizeof(*log->ops));
-		log->walk_ids = xcalloc(ids_per_thread, sizeof(*log->walk_ids));
-		log->made = xcalloc(ops_per_thread, sizeof(*log->made));
+		log->ops = hist_calloc(ops_per_thread, sizeof(*log->ops));
+		log->walk_ids = hist_calloc(ids_per_thread, sizeof(*log->walk_ids));
+		log->made = hist_calloc(ops_per_thread, sizeof(*log->made));
 	}
 	read_present(run);
 }

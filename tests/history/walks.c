@@ -61,11 +61,9 @@ static void note_add(struct life *lives, size_t *nr, const struct hist_op *op, u
  * fold_removals()); sorted by id. */
 static struct life *collect_lives(const struct hist_round *r, size_t *nr_out)
 {
-	struct life *lives = calloc(r->nr_before + r->nr_ops + 1, sizeof(*lives));
+	struct life *lives = hist_calloc(r->nr_before + r->nr_ops, sizeof(*lives));
 	size_t nr = 0;
 
-	if (lives == NULL)
-		abort();
 	for (size_t k = 0; k < r->nr_before; k++)
 		lives[nr++] = (struct life){ .id = r->before[k].id, .key = r->before[k].key };
 	for (size_t k = 0; k < r->nr_ops; k++) {
@@ -150,9 +148,10 @@ static void report_walk(struct walk_ctx *c, const struct hist_op *walk, const ch
 	c->v->violations++;
 	if (c->report == NULL)
 		return;
-	fprintf(c->report, "history: %s walk: %s: n%" PRIu64 ".%" PRIu64 "\n",
-		walk->kind == HIST_ITERATION ? "iteration" : "duplicates", rule, id >> 40,
-		(uint64_t)(id & ((1ULL << 40) - 1)));
+	fprintf(c->report, "history: %s walk: %s: ",
+		walk->kind == HIST_ITERATION ? "iteration" : "duplicates", rule);
+	hist_print_node(c->report, id);
+	fprintf(c->report, "\n");
 	hist_print_op(c->report, walk, c->t0, c->r->walk_ids);
 	if (l == NULL)
 		return;
@@ -170,10 +169,8 @@ static void report_walk(struct walk_ctx *c, const struct hist_op *walk, const ch
 static void check_walk(struct walk_ctx *c, const struct hist_op *walk, struct life *lives,
 		       size_t nr, struct life *const *cands, size_t nr_cands)
 {
-	uint64_t *seen = calloc(walk->walk_len + 1, sizeof(*seen));
+	uint64_t *seen = hist_calloc(walk->walk_len, sizeof(*seen));
 
-	if (seen == NULL)
-		abort();
 	for (uint32_t k = 0; k < walk->walk_len; k++)
 		seen[k] = c->r->walk_ids[walk->walk_start + k];
 	qsort(seen, walk->walk_len, sizeof(*seen), id_cmp);
@@ -215,9 +212,7 @@ bool hist_check_walks(const struct hist_round *r, struct hist_verdict *v, FILE *
 		return true;
 	lives = collect_lives(r, &nr);
 	fold_removals(r, lives, nr);
-	by_key = calloc(nr + 1, sizeof(*by_key));
-	if (by_key == NULL)
-		abort();
+	by_key = hist_calloc(nr, sizeof(*by_key));
 	for (size_t k = 0; k < nr; k++)
 		by_key[k] = &lives[k];
 	qsort(by_key, nr, sizeof(*by_key), life_key_cmp);
