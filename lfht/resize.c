@@ -4,8 +4,9 @@
  * threads, the automatic resize triggers and decisions, cds_lfht_resize.
  *
  * Owns view.size. Every resize runs under the table's resize_lock (a
- * struct lfht_lock, taken while offline: its holder waits for grace
- * periods), and each step that changes the list or the bucket tables runs
+ * struct lfht_lock, taken while offline: a shrinking holder waits for a
+ * grace period; a growing one never waits for readers: the orders array it
+ * outgrows goes to call_rcu, buckets.c), and each step that changes the list or the bucket tables runs
  * inside the resize gate (sync.c), so fork() finds them between steps.
  *
  * Invariants between atomic steps:
@@ -315,10 +316,11 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 }
 
 /*
- * Frees the tables of the orders above size (unlinked by shrink_order())
- * and the retired orders arrays, after a grace period: threads that read
- * the old size may still walk them (docs/memory-ordering.md, "Shrink").
- * Also finishes a shrink that a fork() interrupted during that wait.
+ * Frees the tables of the orders above size (unlinked by shrink_order()),
+ * after a grace period: threads that read the old size may still walk them
+ * (docs/memory-ordering.md, "Shrink"). Only a shrink leaves such tables, so
+ * a grow never waits here, except to finish a shrink that a fork()
+ * interrupted during that wait (the child's first resize).
  */
 static void resize_finish_shrink(struct cds_lfht *ht)
 {

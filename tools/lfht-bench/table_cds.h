@@ -66,7 +66,8 @@ static inline struct bench_table *bt_new(unsigned long init_size, int auto_resiz
 	return bt;
 }
 
-/* Empties the table and destroys it; the caller is registered and online. */
+/* Empties the table and destroys it; the caller is registered and online,
+ * and is again when it returns. */
 static inline int bt_destroy(struct bench_table *bt)
 {
 	struct cds_lfht_iter iter;
@@ -80,7 +81,12 @@ static inline int bt_destroy(struct bench_table *bt)
 	}
 	rcu_read_unlock();
 	rcu_barrier();
+	/* Offline (QSBR): liburcu's destroy waits for a resize in progress,
+	 * which may wait for a grace period that an online caller holds up
+	 * (seen after longread: a hang). lfht allows either. */
+	bench_offline();
 	ret = cds_lfht_destroy(bt->ht, NULL);
+	bench_online();
 	free(bt);
 	return ret;
 }
