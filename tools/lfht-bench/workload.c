@@ -629,9 +629,12 @@ static void run_longread(const struct options *o)
 		kinds[i] = i < o->threads ? K_LONG_READ : K_GROW_WRITER;
 	t = run_workers(&sh, kinds, n, o->seconds);
 	print_head(o);
+	/* buckets: how far the resizes kept up (0 where the table keeps its
+	 * bucket count private: liburcu). */
 	printf(" secs=%.3f inserts_per_s=%.6g inserts=%lu sections_per_s=%.6g"
-	       " walked_per_s=%.6g\n", t.secs, (double)t.updates / t.secs, t.updates,
-	       (double)t.lookups / t.secs, (double)t.hits / t.secs);
+	       " walked_per_s=%.6g buckets=%lu\n", t.secs, (double)t.updates / t.secs,
+	       t.updates, (double)t.lookups / t.secs, (double)t.hits / t.secs,
+	       bench_nr_buckets(sh.bt->ht));
 	finish(sh.bt, o->cleanup);
 }
 #endif
