@@ -10,8 +10,10 @@
  * - every entry j with 2^j <= view.size points at a table whose nodes are
  *   initialised and linked (resize.c stores size last, with release);
  * - an array replaced by a larger one holds the same entries and stays
- *   readable until a grace period has passed: it is handed to call_rcu at
- *   once, so that a grow never waits for readers; the table counts such
+ *   readable until a grace period has passed: the grow hands it to
+ *   call_rcu (lfht_orders_retire(), outside the resize gate: call_rcu may
+ *   take the RCU core's worker lock), so that a grow never waits for
+ *   readers; the table counts such
  *   callbacks (rcu_pending) and cds_lfht_destroy() waits for them
  *   (lfht_orders_destroy()) before the allocator's table goes;
  * - only the resizer, under resize_lock, writes the array or its entries;
@@ -107,14 +109,17 @@ static void orders_block_free_rcu(struct rcu_head *head)
 
 /*
  * Makes room for entry order. The old array is not freed here (that would
- * wait for readers, and a grow must never wait for them): call_rcu frees
- * it once every reader that may hold it has left.
+ * wait for readers, and a grow must never wait for them): it is handed back
+ * in *replaced for lfht_orders_retire(), and call_rcu frees it once every
+ * reader that may hold it has left.
  */
-int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
+int lfht_orders_reserve(struct cds_lfht *ht, unsigned order,
+			struct lfht_orders_block **replaced)
 {
 	struct lfht_orders_block *old = orders_block(ht), *block;
 	unsigned cap;
 
+	*replaced = NULL;
 	if (order < old->cap)
 		return 0;
 	cap = orders_cap_for(order);
@@ -133,12 +138,19 @@ int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
 	/* Release: publishes the copied entries; pairs with the acquire loads
 	 * of view.orders in lfht_view_bucket_() and lfht_bucket_at(). */
 	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_release);
+	*replaced = old;
+	return 0;
+}
+
+void lfht_orders_retire(struct cds_lfht *ht, struct lfht_orders_block *replaced)
+{
+	if (!replaced)
+		return;
 	/* Relaxed: the callback's release decrement orders its own use of
 	 * ht; this increment comes before the callback (call_rcu orders it:
 	 * the callback runs after a grace period that starts later). */
 	rcu_atomic_add(&ht->rcu_pending, 1, memory_order_relaxed);
-	ht->flavour->call_rcu(&old->rcu, orders_block_free_rcu);
-	return 0;
+	ht->flavour->call_rcu(&replaced->rcu, orders_block_free_rcu);
 }
 
 struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)

@@ -202,7 +202,13 @@ LFHT_HIDDEN void lfht_wait_grace_period(const struct rcu_flavour *f);
 LFHT_HIDDEN struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
 						 unsigned long index);
 LFHT_HIDDEN int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size);
-LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order);
+struct lfht_orders_block;
+/* Makes room for entry order; an array it replaced comes back in
+ * *replaced (else NULL), for lfht_orders_retire() after the gate step:
+ * call_rcu frees it, and cds_lfht_destroy waits for that. */
+LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order,
+				    struct lfht_orders_block **replaced);
+LFHT_HIDDEN void lfht_orders_retire(struct cds_lfht *ht, struct lfht_orders_block *replaced);
 LFHT_HIDDEN struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order);
 LFHT_HIDDEN void lfht_order_publish(struct cds_lfht *ht, unsigned order,
 				    struct cds_lfht_node *table);

@@ -247,12 +247,13 @@ static void crew_finish(struct resize_crew *crew, struct resize_part *parts, uns
 static bool grow_order(struct cds_lfht *ht, unsigned order)
 {
 	struct resize_part parts[RESIZE_MAX_THREADS];
+	struct lfht_orders_block *replaced;
 	struct resize_crew crew;
 	struct cds_lfht_node *table;
 	unsigned nr = crew_start(ht, &crew, parts, lfht_order_len(order));
 
 	lfht_gate_enter();
-	table = lfht_orders_reserve(ht, order) ? NULL : lfht_order_alloc(ht, order);
+	table = lfht_orders_reserve(ht, order, &replaced) ? NULL : lfht_order_alloc(ht, order);
 	if (table) {
 		lfht_order_publish(ht, order, table);
 		crew_link(&crew, parts, nr, table);
@@ -266,6 +267,10 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 		rcu_atomic_store(&ht->view.size, 1UL << order, memory_order_release);
 	}
 	lfht_gate_leave();
+	/* Outside the gate: call_rcu may wait for the RCU core's worker lock,
+	 * which its own fork handler holds while fork() waits for the gate. A
+	 * fork() in between leaves the child this array unfreed, no more. */
+	lfht_orders_retire(ht, replaced);
 	crew_finish(&crew, parts, nr);
 	ht->flavour->quiescent_state();
 	return table != NULL;
