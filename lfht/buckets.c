@@ -10,14 +10,20 @@
  * - every entry j with 2^j <= view.size points at a table whose nodes are
  *   initialised and linked (resize.c stores size last, with release);
  * - an array replaced by a larger one holds the same entries and stays
- *   readable until a grace period has passed (kept on the retired chain);
+ *   readable until a grace period has passed: the grow hands it to
+ *   call_rcu (lfht_orders_retire(), outside the resize gate: call_rcu may
+ *   take the RCU core's worker lock), so that a grow never waits for
+ *   readers; the table counts such
+ *   callbacks (rcu_pending) and cds_lfht_destroy() waits for them
+ *   (lfht_orders_destroy()) before the allocator's table goes;
  * - only the resizer, under resize_lock, writes the array or its entries;
  * - outside a resize, entries above size are NULL (resize.c frees them
  *   after the grace period that ends a shrink).
  *
- * Calls internal.h (allocator) and the bucket arithmetic of
- * <lfht/lfht-inline.h>; relies on resize.c for the ordering of the size
- * store against linking and for the grace periods before the frees.
+ * Calls internal.h (allocator), the flavour's call_rcu and barrier, and the
+ * bucket arithmetic of <lfht/lfht-inline.h>; relies on resize.c for the
+ * ordering of the size store against linking and for the grace periods
+ * before the frees of shrunk tables.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -39,7 +45,8 @@ struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
  * found from there: one store publishes a new array, so no state exists
  * in which the table's idea of its array and the readers' differ. */
 struct lfht_orders_block {
-	struct lfht_orders_block *retired;	/* older arrays, still readable */
+	struct rcu_head rcu;		/* once replaced: its call_rcu */
+	struct cds_lfht *ht;		/* whose allocator frees it */
 	unsigned cap;
 	_Atomic(struct cds_lfht_node *) entries[];
 };
@@ -79,22 +86,40 @@ int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size)
 	if (!block)
 		return -ENOMEM;
 	block->cap = cap;
+	block->ht = ht;
 	/* Relaxed: nothing else sees the table before cds_lfht_new returns. */
 	rcu_atomic_store(&block->entries[0], &ht->bucket0, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_relaxed);
 	return 0;
 }
 
+/* call_rcu callback: frees an array replaced a grace period ago. */
+static void orders_block_free_rcu(struct rcu_head *head)
+{
+	struct lfht_orders_block *block =
+		caa_container_of(head, struct lfht_orders_block, rcu);
+	struct cds_lfht *ht = block->ht;
+
+	lfht_free(ht, block, orders_bytes(block->cap));
+	/* Release: our last access to ht (the free through its allocator)
+	 * comes before the count drops; pairs with the acquire load in
+	 * lfht_orders_destroy(), after which ht may be freed. */
+	rcu_atomic_sub(&ht->rcu_pending, 1, memory_order_release);
+}
+
 /*
  * Makes room for entry order. The old array is not freed here (that would
- * wait for readers, and a grow must never wait for them): it is kept on the
- * retired chain until lfht_orders_free_unused(), after a grace period.
+ * wait for readers, and a grow must never wait for them): it is handed back
+ * in *replaced for lfht_orders_retire(), and call_rcu frees it once every
+ * reader that may hold it has left.
  */
-int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
+int lfht_orders_reserve(struct cds_lfht *ht, unsigned order,
+			struct lfht_orders_block **replaced)
 {
 	struct lfht_orders_block *old = orders_block(ht), *block;
 	unsigned cap;
 
+	*replaced = NULL;
 	if (order < old->cap)
 		return 0;
 	cap = orders_cap_for(order);
@@ -102,7 +127,7 @@ int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
 	if (!block)
 		return -ENOMEM;
 	block->cap = cap;
-	block->retired = old;
+	block->ht = ht;
 	/* Relaxed (loads and stores): only the resize_lock holder writes
 	 * entries, so this thread wrote (or, under the lock, saw) the ones it
 	 * copies; the new array is not reachable yet. */
@@ -113,7 +138,19 @@ int lfht_orders_reserve(struct cds_lfht *ht, unsigned order)
 	/* Release: publishes the copied entries; pairs with the acquire loads
 	 * of view.orders in lfht_view_bucket_() and lfht_bucket_at(). */
 	rcu_atomic_store(&ht->view.orders, block->entries, memory_order_release);
+	*replaced = old;
 	return 0;
+}
+
+void lfht_orders_retire(struct cds_lfht *ht, struct lfht_orders_block *replaced)
+{
+	if (!replaced)
+		return;
+	/* Relaxed: the callback's release decrement orders its own use of
+	 * ht; this increment comes before the callback (call_rcu orders it:
+	 * the callback runs after a grace period that starts later). */
+	rcu_atomic_add(&ht->rcu_pending, 1, memory_order_relaxed);
+	ht->flavour->call_rcu(&replaced->rcu, orders_block_free_rcu);
 }
 
 struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
@@ -175,8 +212,6 @@ bool lfht_orders_unused(struct cds_lfht *ht)
 	/* Relaxed: the resize_lock holder stores size. */
 	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 
-	if (block->retired)
-		return true;
 	for (unsigned j = lfht_log2(size) + 1; j < block->cap; j++)
 		if (lfht_order_table(ht, j))
 			return true;
@@ -185,17 +220,10 @@ bool lfht_orders_unused(struct cds_lfht *ht)
 
 void lfht_orders_free_unused(struct cds_lfht *ht)
 {
-	struct lfht_orders_block *block = orders_block(ht), *retired = block->retired;
+	struct lfht_orders_block *block = orders_block(ht);
 	/* Relaxed: the resize_lock holder stores size. */
 	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 
-	block->retired = NULL;
-	while (retired) {
-		struct lfht_orders_block *older = retired->retired;
-
-		lfht_free(ht, retired, orders_bytes(retired->cap));
-		retired = older;
-	}
 	for (unsigned j = lfht_log2(size) + 1; j < block->cap; j++)
 		order_free(ht, block, j);
 }
@@ -204,6 +232,14 @@ void lfht_orders_destroy(struct cds_lfht *ht)
 {
 	struct lfht_orders_block *block = orders_block(ht);
 
+	/* Replaced arrays still queued for call_rcu free themselves through
+	 * ht: wait for them before ht goes. Acquire: pairs with the release
+	 * decrement in orders_block_free_rcu(). The barrier runs every
+	 * callback queued before it (in a fork() child, the parent's queued
+	 * callbacks never run there; their arrays are merely never freed, and
+	 * the count stays: the barrier then only costs a grace period). */
+	if (rcu_atomic_load(&ht->rcu_pending, memory_order_acquire) != 0)
+		ht->flavour->barrier();
 	if (!block)
 		return;
 	/* Relaxed: the table is being freed; nothing reads it any more. */

@@ -61,6 +61,9 @@ struct cds_lfht {
 
 	/* Serialises resizes: the worker and cds_lfht_resize(). */
 	struct lfht_lock resize_lock;
+	/* call_rcu callbacks queued by the resizer that still use the table
+	 * (buckets.c: replaced orders arrays); destroy waits for them. */
+	_Atomic(long) rcu_pending;
 
 	/* Bucket 0 (order 0): its next word is written by adds, so it lives
 	 * far from view. */
@@ -201,14 +204,22 @@ LFHT_HIDDEN void lfht_wait_grace_period(const struct rcu_flavour *f);
 LFHT_HIDDEN struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht,
 						 unsigned long index);
 LFHT_HIDDEN int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size);
-LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order);
+struct lfht_orders_block;
+/* Makes room for entry order; an array it replaced comes back in
+ * *replaced (else NULL), for lfht_orders_retire() after the gate step:
+ * call_rcu frees it, and cds_lfht_destroy waits for that. */
+LFHT_HIDDEN int lfht_orders_reserve(struct cds_lfht *ht, unsigned order,
+				    struct lfht_orders_block **replaced);
+LFHT_HIDDEN void lfht_orders_retire(struct cds_lfht *ht, struct lfht_orders_block *replaced);
 LFHT_HIDDEN struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order);
 LFHT_HIDDEN void lfht_order_publish(struct cds_lfht *ht, unsigned order,
 				    struct cds_lfht_node *table);
 /* The table of order, or NULL; resize_lock holder only. */
 LFHT_HIDDEN struct cds_lfht_node *lfht_order_table(struct cds_lfht *ht, unsigned order);
-/* Whether tables above size or retired arrays wait to be freed, and the
- * freeing, after a grace period since they became unreachable. */
+/* Whether tables above size wait to be freed, and the freeing, after a
+ * grace period since they became unreachable (a shrink's). Replaced orders
+ * arrays go to call_rcu at once (no wait); lfht_orders_destroy() waits for
+ * those callbacks. */
 LFHT_HIDDEN bool lfht_orders_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_free_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_destroy(struct cds_lfht *ht);

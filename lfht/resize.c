@@ -4,8 +4,9 @@
  * threads, the automatic resize triggers and decisions, cds_lfht_resize.
  *
  * Owns view.size. Every resize runs under the table's resize_lock (a
- * struct lfht_lock, taken while offline: its holder waits for grace
- * periods), and each step that changes the list or the bucket tables runs
+ * struct lfht_lock, taken while offline: a shrinking holder waits for a
+ * grace period; a growing one never waits for readers: the orders array it
+ * outgrows goes to call_rcu, buckets.c), and each step that changes the list or the bucket tables runs
  * inside the resize gate (sync.c), so fork() finds them between steps.
  *
  * Invariants between atomic steps:
@@ -246,12 +247,13 @@ static void crew_finish(struct resize_crew *crew, struct resize_part *parts, uns
 static bool grow_order(struct cds_lfht *ht, unsigned order)
 {
 	struct resize_part parts[RESIZE_MAX_THREADS];
+	struct lfht_orders_block *replaced;
 	struct resize_crew crew;
 	struct cds_lfht_node *table;
 	unsigned nr = crew_start(ht, &crew, parts, lfht_order_len(order));
 
 	lfht_gate_enter();
-	table = lfht_orders_reserve(ht, order) ? NULL : lfht_order_alloc(ht, order);
+	table = lfht_orders_reserve(ht, order, &replaced) ? NULL : lfht_order_alloc(ht, order);
 	if (table) {
 		lfht_order_publish(ht, order, table);
 		crew_link(&crew, parts, nr, table);
@@ -265,6 +267,10 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 		rcu_atomic_store(&ht->view.size, 1UL << order, memory_order_release);
 	}
 	lfht_gate_leave();
+	/* Outside the gate: call_rcu may wait for the RCU core's worker lock,
+	 * which its own fork handler holds while fork() waits for the gate. A
+	 * fork() in between leaves the child this array unfreed, no more. */
+	lfht_orders_retire(ht, replaced);
 	crew_finish(&crew, parts, nr);
 	ht->flavour->quiescent_state();
 	return table != NULL;
@@ -315,10 +321,11 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 }
 
 /*
- * Frees the tables of the orders above size (unlinked by shrink_order())
- * and the retired orders arrays, after a grace period: threads that read
- * the old size may still walk them (docs/memory-ordering.md, "Shrink").
- * Also finishes a shrink that a fork() interrupted during that wait.
+ * Frees the tables of the orders above size (unlinked by shrink_order()),
+ * after a grace period: threads that read the old size may still walk them
+ * (docs/memory-ordering.md, "Shrink"). Only a shrink leaves such tables, so
+ * a grow never waits here, except to finish a shrink that a fork()
+ * interrupted during that wait (the child's first resize).
  */
 static void resize_finish_shrink(struct cds_lfht *ht)
 {

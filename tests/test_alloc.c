@@ -3,7 +3,7 @@
  * tests/test_alloc.c - the table's memory through lfht_set_allocator(): every
  * failing allocation of cds_lfht_new gives NULL/ENOMEM and leaks nothing, an
  * empty table is small, and allocation failures during a resize leave the
- * table correct and usable.
+ * table correct and usable; destroy waits for the frees it deferred.
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"
@@ -243,6 +243,30 @@ START_TEST(auto_resize_with_failing_allocator_keeps_all_keys)
 }
 END_TEST
 
+/*
+ * Orders arrays that a grow replaced are freed by call_rcu callbacks that
+ * use the table's allocator: cds_lfht_destroy() returns only once they
+ * ran, so the allocator holds nothing of the table afterwards, without an
+ * rcu_barrier() by the caller (and ASan sees no callback touch the freed
+ * table).
+ */
+START_TEST(destroy_waits_for_the_frees_a_grow_deferred)
+{
+	struct cds_lfht *ht;
+
+	test_alloc_install();
+	ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	ck_assert_ptr_nonnull(ht);
+	/* Past 2^3, 2^7 and 2^15 buckets: three arrays replaced. */
+	cds_lfht_resize(ht, 1UL << 16);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 16);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	ck_assert_int_eq(outstanding(), 0);
+	ck_assert_int_eq(rcu_atomic_load(&test_alloc.bad_frees, memory_order_relaxed), 0);
+	test_alloc_uninstall();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
@@ -254,5 +278,6 @@ int main(void)
 	TEST_ADD(s, per_table_allocator_serves_its_table_only, 60);
 	TEST_ADD(s, resize_with_failing_allocator_keeps_table_usable_then_reaches_size, 60);
 	TEST_ADD(s, auto_resize_with_failing_allocator_keeps_all_keys, 60);
+	TEST_ADD(s, destroy_waits_for_the_frees_a_grow_deferred, 30);
 	return test_main(s);
 }

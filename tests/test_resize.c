@@ -4,11 +4,13 @@
  * cds_lfht_resize is synchronous and clamps to [min_nr_alloc_buckets,
  * max_nr_buckets], nodes stay findable across grow and shrink, auto-resize
  * grows (and with accounting shrinks) within bounds, and a resize worker
- * that cannot be created leaves the table correct. The invariant checker
+ * that cannot be created leaves the table correct; growing, by hand or by
+ * the worker, never waits for a reader. The invariant checker
  * (lfht/check.c) looks at the table after every resize.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <time.h>
 #include "lfht_test.h"
 
 /* cds_lfht_resize(), then the invariant checker. */
@@ -379,6 +381,146 @@ START_TEST(shrink_cost_is_linear_in_table_size)
 }
 END_TEST
 
+/* ---- growth never waits for readers ------------------------------------- */
+
+/* What a grower thread did while the test thread stayed in its section. */
+struct grower {
+	struct cds_lfht *ht;
+	unsigned long sizes[4];
+	_Atomic(int) done;
+};
+
+static void *grow_through_sizes(void *arg)
+{
+	struct grower *g = arg;
+
+	rcu_register_thread();
+	for (int i = 0; i < 4; i++)
+		cds_lfht_resize(g->ht, g->sizes[i]);
+	/* Release: pairs with the acquire load in the waiting test thread,
+	 * which then checks the size the resizes left. */
+	rcu_atomic_store(&g->done, 1, memory_order_release);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* Polls cond for up to seconds without a quiescent state or leaving the
+ * read-side section (test_wait_until() goes offline between polls). */
+static bool wait_inside_section(bool (*cond)(void *arg), void *arg, double seconds)
+{
+	double end = test_now() + seconds;
+	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+
+	while (!cond(arg)) {
+		if (test_now() > end)
+			return false;
+		nanosleep(&ms, NULL);
+	}
+	return true;
+}
+
+static bool grower_done(void *arg)
+{
+	struct grower *g = arg;
+
+	/* Acquire: pairs with the release store in grow_through_sizes(). */
+	return rcu_atomic_load(&g->done, memory_order_acquire) != 0;
+}
+
+/*
+ * Each grow past 2^3, 2^7, 2^15 buckets replaces the bucket orders array.
+ * A grow must never wait for a grace period (nothing freed on the grow
+ * path may be waited for): the test thread stays in one read-side section
+ * (QSBR: online, no quiescent state) while another thread grows the table
+ * four times and finds every key in it. Before replaced arrays went to
+ * call_rcu, the second resize waited in synchronize_rcu() for this reader.
+ */
+START_TEST(grow_proceeds_while_a_reader_stays_in_its_section)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct grower g = { .ht = ht, .sizes = { 16, 256, 1UL << 16, 1UL << 17 } };
+	unsigned long found_before = 0, found_after = 0, buckets;
+	pthread_t thread;
+	bool finished;
+
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, 2000);
+	rcu_read_lock();
+	for (uint64_t k = 0; k < 2000; k++)
+		found_before += test_lookup(ht, k) != NULL;
+	test_start(&thread, grow_through_sizes, &g);
+	finished = wait_inside_section(grower_done, &g, 30.0);
+	buckets = lfht_nr_buckets(ht);
+	for (uint64_t k = 0; k < 2000; k++)
+		found_after += test_lookup(ht, k) != NULL;
+	rcu_read_unlock();
+	test_join(thread);
+	fprintf(stderr, "[%s] four grows while one reader stays in its section: %s, "
+		"%lu buckets\n", TEST_FLAVOUR_NAME, finished ? "done" : "blocked", buckets);
+	ck_assert_msg(finished, "the grows waited for a reader inside its read-side section");
+	ck_assert_uint_eq(buckets, 1UL << 17);
+	ck_assert_uint_eq(found_before, 2000);
+	ck_assert_uint_eq(found_after, 2000);
+	lfht_check_invariants_(ht);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
+/*
+ * The same through the shared resize worker: an auto-resizing table grows
+ * from 1 bucket past 2^10 (the orders array replaced twice) while the test
+ * thread stays in one read-side section and another thread adds keys.
+ */
+struct auto_grower {
+	struct cds_lfht *ht;
+	_Atomic(int) done;
+};
+
+static void *fill_auto_table(void *arg)
+{
+	struct auto_grower *g = arg;
+
+	rcu_register_thread();
+	test_fill(g->ht, 0, 1UL << 14);
+	/* Release: pairs with the acquire load in auto_grower_done(). */
+	rcu_atomic_store(&g->done, 1, memory_order_release);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static bool auto_grown(void *arg)
+{
+	struct auto_grower *g = arg;
+
+	/* Acquire: pairs with the release store in fill_auto_table(). */
+	return rcu_atomic_load(&g->done, memory_order_acquire) != 0 &&
+	       lfht_nr_buckets(g->ht) > 1024;
+}
+
+START_TEST(auto_resize_grows_while_a_reader_stays_in_its_section)
+{
+	struct auto_grower g = { .ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL) };
+	unsigned long buckets;
+	pthread_t thread;
+	bool grew;
+
+	ck_assert_ptr_nonnull(g.ht);
+	rcu_read_lock();
+	test_start(&thread, fill_auto_table, &g);
+	grew = wait_inside_section(auto_grown, &g, 30.0);
+	buckets = lfht_nr_buckets(g.ht);
+	rcu_read_unlock();
+	test_join(thread);
+	fprintf(stderr, "[%s] auto-resize while one reader stays in its section: "
+		"%lu buckets\n", TEST_FLAVOUR_NAME, buckets);
+	ck_assert_msg(grew, "the resize worker waited for a reader inside its read-side "
+		      "section: %lu buckets for 16384 keys", buckets);
+	ck_assert_uint_eq(test_count_found(g.ht, 0, 1UL << 14), 1UL << 14);
+	lfht_check_invariants_(g.ht);
+	test_empty_and_destroy(g.ht);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
@@ -394,5 +536,7 @@ int main(void)
 	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
 	TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);
 	TEST_ADD(s, lookup_batch_during_resizes_finds_every_key_and_no_other, 60);
+	TEST_ADD(s, grow_proceeds_while_a_reader_stays_in_its_section, 60);
+	TEST_ADD(s, auto_resize_grows_while_a_reader_stays_in_its_section, 60);
 	return test_main(s);
 }

@@ -253,8 +253,14 @@ static void cb_gather(void)
 static void *cb_worker(void *arg)
 {
 	struct rcu_head *first, *last;
+	char name[16];
 
 	(void)arg;
+	/* A name of its own: a new thread inherits its creator's, and the
+	 * first call_rcu() may come from any thread (a library's named
+	 * worker, say, which tools and tests then find twice). */
+	snprintf(name, sizeof(name), "rcu-cb-%s", rcu_flavour.name);
+	pthread_setname_np(pthread_self(), name);
 	rcu_flavour.register_thread();
 	/* QSBR: offline except around callbacks (see the top comment). */
 	rcu_flavour.thread_offline();

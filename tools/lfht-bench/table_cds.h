@@ -9,6 +9,7 @@
 #define BENCH_TABLE_CDS_H
 
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -65,7 +66,8 @@ static inline struct bench_table *bt_new(unsigned long init_size, int auto_resiz
 	return bt;
 }
 
-/* Empties the table and destroys it; the caller is registered and online. */
+/* Empties the table and destroys it; the caller is registered and online,
+ * and is again when it returns. */
 static inline int bt_destroy(struct bench_table *bt)
 {
 	struct cds_lfht_iter iter;
@@ -79,7 +81,12 @@ static inline int bt_destroy(struct bench_table *bt)
 	}
 	rcu_read_unlock();
 	rcu_barrier();
+	/* Offline (QSBR): liburcu's destroy waits for a resize in progress,
+	 * which may wait for a grace period that an online caller holds up
+	 * (seen after longread: a hang). lfht allows either. */
+	bench_offline();
 	ret = cds_lfht_destroy(bt->ht, NULL);
+	bench_online();
 	free(bt);
 	return ret;
 }
@@ -201,6 +208,29 @@ static inline int bt_add_replace(struct bench_table *bt, uint64_t key)
 	if (old)
 		call_rcu(&caa_container_of(old, struct bench_entry, node)->rcu, bt_free_entry);
 	return old != NULL;
+}
+
+/*
+ * longread: walks the whole table up to walks times inside one read-side
+ * critical section, stopping early once *stop is set; returns the nodes
+ * seen. A reader that holds grace periods up for a long time.
+ */
+#define BENCH_HAS_WALK 1
+static inline unsigned long bt_walk_many(struct bench_table *bt, unsigned walks,
+					 atomic_int *stop)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	unsigned long seen = 0;
+
+	rcu_read_lock();
+	/* Relaxed: a plain flag (workload.c's stopped()). */
+	for (unsigned i = 0; i < walks && !atomic_load_explicit(stop, memory_order_relaxed);
+	     i++)
+		cds_lfht_for_each(bt->ht, &iter, node)
+			seen++;
+	rcu_read_unlock();
+	return seen;
 }
 
 /* rcufree: a fresh object to a callback that frees it. */

@@ -50,7 +50,12 @@
 #define LOOKUP_BATCH 16
 
 enum kind { K_READ, K_MIXED, K_ADDEL, K_FILL, K_RESIZER, K_WRITER, K_HOT_READ,
-	    K_HOT_WRITER, K_BATCH, K_RCUFREE };
+	    K_HOT_WRITER, K_BATCH, K_RCUFREE, K_LONG_READ, K_GROW_WRITER, K_HOT1_WRITER };
+
+/* longread: whole-table walks per read-side section (and quiescent state),
+ * and the range the writers' random keys come from. */
+#define LONG_WALKS 1024
+#define LONG_KEY_RANGE 100000000UL
 
 struct shared {
 	struct bench_table *bt;
@@ -257,6 +262,49 @@ static void loop_batch(struct worker *w)
 	w->lookups += lookups;
 }
 
+#ifdef BENCH_HAS_WALK
+/* longread: LONG_WALKS walks of the whole table per read-side section. */
+static void loop_long_read(struct worker *w)
+{
+	while (!stopped(w->sh)) {
+		w->hits += bt_walk_many(w->sh->bt, LONG_WALKS, &w->sh->stop);
+		w->lookups++;
+		bench_quiescent();
+	}
+}
+#else
+static void loop_long_read(struct worker *w) { (void)w; }
+#endif
+
+/* longread: add_unique random keys of [0, LONG_KEY_RANGE); counts the
+ * keys added. */
+static void loop_grow_writer(struct worker *w)
+{
+	while (!stopped(w->sh)) {
+		for (int i = 0; i < BATCH; i++)
+			w->updates += (unsigned long)bt_add_unique(w->sh->bt,
+						rng_next(&w->rng) % LONG_KEY_RANGE);
+		bench_quiescent();
+	}
+}
+
+/* hot1: key 0 only; even writers replace it (add_replace) and delete it,
+ * odd ones add it (add_unique) and delete it. A pair counts as one. */
+static void loop_hot1_writer(struct worker *w)
+{
+	while (!stopped(w->sh)) {
+		for (int i = 0; i < BATCH; i++) {
+			if (w->id % 2)
+				bt_add_unique(w->sh->bt, 0);
+			else
+				bt_add_replace(w->sh->bt, 0);
+			bt_del(w->sh->bt, 0);
+		}
+		w->updates += BATCH;
+		bench_quiescent();
+	}
+}
+
 #ifndef BENCH_NO_RCUFREE
 /* rcufree: allocate an object and defer its free, as fast as possible. */
 static void loop_rcufree(struct worker *w)
@@ -296,6 +344,9 @@ static void *worker_main(void *arg)
 	case K_HOT_WRITER: loop_hot_writer(w); break;
 	case K_BATCH: loop_batch(w); break;
 	case K_RCUFREE: loop_rcufree(w); break;
+	case K_LONG_READ: loop_long_read(w); break;
+	case K_GROW_WRITER: loop_grow_writer(w); break;
+	case K_HOT1_WRITER: loop_hot1_writer(w); break;
 	}
 	bt_unregister();
 	return NULL;
@@ -536,6 +587,58 @@ static void run_hot10(const struct options *o)
 	finish(sh.bt, o->cleanup);
 }
 
+/*
+ * hot1: one key, T writers (4 by default) and no reader, one bucket, no
+ * resize: half replace the key and delete it, half add it (add_unique) and
+ * delete it. updates_per_s counts pairs.
+ */
+static void run_hot1(const struct options *o)
+{
+	struct shared sh = { .keys = 1, .threads = o->threads };
+	enum kind kinds[1024];
+	struct totals t;
+
+	sh.bt = new_table(1, 0);
+	(void)bt_add_unique(sh.bt, 0);
+	for (unsigned i = 0; i < o->threads; i++)
+		kinds[i] = K_HOT1_WRITER;
+	t = run_workers(&sh, kinds, o->threads, o->seconds);
+	print_head(o);
+	printf(" secs=%.3f updates_per_s=%.6g\n", t.secs, (double)t.updates / t.secs);
+	finish(sh.bt, o->cleanup);
+}
+
+/*
+ * longread: growth under long readers. T readers each walk the whole table
+ * LONG_WALKS times per read-side section (a quiescent state after each
+ * section), while 2 writers add_unique random keys of [0, LONG_KEY_RANGE)
+ * to an auto-resizing table that starts at 1 bucket. A resize that waits
+ * for a grace period stalls behind the readers, chains grow and the adds
+ * slow down: inserts_per_s counts the keys added.
+ */
+#ifdef BENCH_HAS_WALK
+static void run_longread(const struct options *o)
+{
+	struct shared sh = { .keys = LONG_KEY_RANGE, .threads = o->threads };
+	enum kind kinds[1026];
+	unsigned n = o->threads + 2;
+	struct totals t;
+
+	sh.bt = new_table(1, 1);
+	for (unsigned i = 0; i < n; i++)
+		kinds[i] = i < o->threads ? K_LONG_READ : K_GROW_WRITER;
+	t = run_workers(&sh, kinds, n, o->seconds);
+	print_head(o);
+	/* buckets: how far the resizes kept up (0 where the table keeps its
+	 * bucket count private: liburcu). */
+	printf(" secs=%.3f inserts_per_s=%.6g inserts=%lu sections_per_s=%.6g"
+	       " walked_per_s=%.6g buckets=%lu\n", t.secs, (double)t.updates / t.secs,
+	       t.updates, (double)t.lookups / t.secs, (double)t.hits / t.secs,
+	       bench_nr_buckets(sh.bt->ht));
+	finish(sh.bt, o->cleanup);
+}
+#endif
+
 /* batch: T threads look up LOOKUP_BATCH keys at a time, in one read-side
  * section per batch (see bt_lookup_batch). */
 static void run_batch(const struct options *o)
@@ -703,13 +806,15 @@ static void run_memory(const struct options *o)
 static void usage(void)
 {
 	fprintf(stderr, "usage: lfht-bench-%s --workload read|mixed|addel|fill|churn|pace|memory"
-		"|rw1|hot10|batch|rcufree [--keys N] [--threads T] [--seconds S]"
+		"|rw1|hot10|hot1|longread|batch|rcufree [--keys N] [--threads T] [--seconds S]"
 		" [--auto-flags acct|plain] [--cleanup] | --info\n"
-		"  N: a power of two (hot10: any count)\n", BENCH_IMPL);
+		"  N: a power of two (hot10: any count; hot1, longread: unused)\n"
+		"  T: threads (hot10: readers and as many writers; hot1: writers;"
+		" longread: readers, beside 2 writers)\n", BENCH_IMPL);
 	exit(2);
 }
 
-#if defined(BENCH_NO_CHURN) || defined(BENCH_NO_RCUFREE)
+#if defined(BENCH_NO_CHURN) || defined(BENCH_NO_RCUFREE) || !defined(BENCH_HAS_WALK)
 /* The header cannot run this workload: say why, exit 3 (the driver skips). */
 static void unsupported(const struct options *o, const char *reason)
 {
@@ -728,6 +833,15 @@ static void run_churn(const struct options *o) { run_steady(o, K_READ, 1); }
 static void run_rcufree_checked(const struct options *o) { unsupported(o, BENCH_NO_RCUFREE); }
 #else
 static void run_rcufree_checked(const struct options *o) { run_rcufree(o); }
+#endif
+
+#ifdef BENCH_HAS_WALK
+static void run_longread_checked(const struct options *o) { run_longread(o); }
+#else
+static void run_longread_checked(const struct options *o)
+{
+	unsupported(o, "no whole-table walk inside a read-side section to stall resizes with");
+}
 #endif
 
 int main(int argc, char **argv)
@@ -777,6 +891,10 @@ int main(int argc, char **argv)
 		run_rw1(&o);
 	else if (!strcmp(o.workload, "hot10"))
 		run_hot10(&o);
+	else if (!strcmp(o.workload, "hot1"))
+		run_hot1(&o);
+	else if (!strcmp(o.workload, "longread"))
+		run_longread_checked(&o);
 	else if (!strcmp(o.workload, "batch"))
 		run_batch(&o);
 	else if (!strcmp(o.workload, "rcufree"))
