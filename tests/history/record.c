@@ -102,6 +102,7 @@ static void op_end(struct hist_log *log, struct hist_op *op)
 {
 	op->respond = stamp_respond();
 	log->nr_ops++;
+	log->total_ops++;
 }
 
 static uint64_t id_of(struct cds_lfht_node *node)
@@ -213,6 +214,7 @@ unsigned long hist_lookup_batch(struct hist_log *log, size_t n, const uint64_t *
 	lfht_lookup_batch(log->run->ht, n, hashes, test_match, key_ptrs, iters);
 	op_end(log, first);
 	log->nr_ops--;
+	log->total_ops += n - 1;
 	for (size_t i = 0; i < n; i++) {
 		struct hist_op *op = &log->ops[log->nr_ops++];
 
@@ -504,6 +506,16 @@ void hist_run_init(struct hist_run *run, struct cds_lfht *ht, unsigned long (*ha
 	read_present(run);
 }
 
+/* Whether every recording thread has logged HIST_MIN_THREAD_OPS calls
+ * (the main thread reads the logs of parked threads). */
+static bool every_thread_worked(const struct hist_run *run)
+{
+	for (int t = 0; t < run->nr_threads; t++)
+		if (run->logs[t].total_ops < HIST_MIN_THREAD_OPS)
+			return false;
+	return true;
+}
+
 /* Whether the round just checked is the run's last. */
 static bool run_over(struct hist_run *run, double end, double hard_end)
 {
@@ -515,7 +527,9 @@ static bool run_over(struct hist_run *run, double end, double hard_end)
 	 * one round to the next is always checked. */
 	if (run->rounds < 2 || now < end)
 		return false;
-	return !run->more || !run->more(run->more_arg) || now >= hard_end;
+	if (now >= hard_end)
+		return true;
+	return every_thread_worked(run) && (!run->more || !run->more(run->more_arg));
 }
 
 bool hist_run_for(struct hist_run *run, double seconds)

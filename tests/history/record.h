@@ -19,6 +19,9 @@
 
 struct hist_run;
 
+/* Calls every recording thread logs before a run may end. */
+#define HIST_MIN_THREAD_OPS 256
+
 /* One recording thread's log. */
 struct hist_log {
 	struct hist_run *run;
@@ -26,6 +29,7 @@ struct hist_log {
 	long round;			/* the round this thread records in */
 	struct hist_op *ops;
 	size_t nr_ops, cap_ops;
+	unsigned long total_ops;	/* in every round so far */
 	uint64_t *walk_ids;
 	size_t nr_ids, cap_ids;
 	/* Nodes made by hist_node_new() this round (runs that own nodes). */
@@ -75,9 +79,11 @@ struct hist_run {
  * hash; reads the table's content as the first round's start. */
 void hist_run_init(struct hist_run *run, struct cds_lfht *ht, unsigned long (*hash)(uint64_t),
 		   int nr_threads, size_t ops_per_thread, size_t ids_per_thread);
-/* Runs rounds for seconds (checking each; two at least), then stops the
- * threads; they see hist_continue() return false. Returns whether every
- * round was clean. */
+/* Runs rounds for seconds (checking each), then stops the threads; they
+ * see hist_continue() return false. Two rounds at least, and until every
+ * recording thread logged HIST_MIN_THREAD_OPS calls (a slow start under
+ * an emulator), bounded as more() is. Returns whether every round was
+ * clean. */
 bool hist_run_for(struct hist_run *run, double seconds);
 /* Frees the logs (owns_nodes: deletes the nodes left and frees them). */
 void hist_run_destroy(struct hist_run *run);
