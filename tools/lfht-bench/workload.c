@@ -416,18 +416,40 @@ static void print_head(const struct options *o)
 	       o->keys, o->threads);
 }
 
-/*
- * Lets an asynchronous resize finish (lfht grows in a worker): a few short
- * waits offline, so that QSBR grace periods need nothing from this thread.
- */
-static void settle(void)
+static long heap_settled(void);
+
+/* The bucket count, where the header can tell it (lfht); 0: unknown. */
+#ifndef BENCH_HAS_BUCKET_COUNT
+static inline unsigned long bt_bucket_count(struct bench_table *bt)
 {
-	for (int i = 0; i < 5; i++) {
+	(void)bt;
+	return 0;
+}
+#endif
+
+/*
+ * After a fill from one bucket, lets growth finish before lookups are
+ * timed: a resize running in a worker (lfht) would be measured with them.
+ * The heap stops changing once the bucket arrays are allocated; where the
+ * bucket count is known, also wait (offline, bounded) until it has stayed
+ * the same for 0.2 s, since the buckets are linked in after allocation.
+ */
+static void growth_settled(struct bench_table *bt)
+{
+	unsigned long last = bt_bucket_count(bt), now;
+	double deadline = bench_now() + 10.0;
+	int same = 0;
+
+	(void)heap_settled();
+	while (last && same < 10 && bench_now() < deadline) {
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 		bench_offline();
 		nanosleep(&ts, NULL);
 		bench_online();
+		now = bt_bucket_count(bt);
+		same = now == last ? same + 1 : 0;
+		last = now;
 	}
 }
 
@@ -443,7 +465,7 @@ static void run_steady(const struct options *o, enum kind kind, int resizer, int
 	sh.bt = grown ? new_table(1, 1) : new_table(o->keys, !resizer);
 	(void)fill_keys(sh.bt, o->keys);
 	if (grown)
-		settle();
+		growth_settled(sh.bt);
 	for (unsigned i = 0; i < n; i++)
 		kinds[i] = kind;
 	if (resizer)
