@@ -7,13 +7,12 @@
  * (rte_rcu_qsbr) to recycle the key slots of deleted keys.
  *
  * - Fixed capacity: rte_hash never resizes. A table made for N keys holds
- *   2N entries (at least 2^16): as a pre-sized ck_hs, half
- *   full with N keys, and room for addel's up to 2N keys and for deleted
- *   slots still waiting for their grace period (an add that finds no free
- *   slot lets a grace period pass and retries, see rte_bench_full). It cannot run the
+ *   2N entries (at least 2^16): as a pre-sized ck_hs, half full with N
+ *   keys, and room for addel's up to 2N keys and for deleted slots still
+ *   waiting for their grace period (an add that finds no free slot lets a
+ *   grace period pass and retries, see rte_bench_full). It cannot run the
  *   workloads that start from one bucket and grow (fill, autoread, pace,
- *   memory) nor
- *   resize (churn): BENCH_NO_*.
+ *   memory) nor resize (churn): BENCH_NO_*.
  * - A lookup holds nothing and writes nothing shared: readers are
  *   lock-free. Every thread is a reader of one rte_rcu_qsbr variable: it
  *   reports a quiescent state where the RCU tables do (bench_quiescent)

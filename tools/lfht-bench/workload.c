@@ -5,9 +5,10 @@
  * header that picks the implementation (lfht or liburcu on QSBR or memb,
  * Concurrency Kit's ck_hs, the rwlock baseline, or a peer: DPDK's
  * rte_hash, oneTBB's two maps, libcds's SplitListMap) and supplies the
- * bt_* table interface (the C++ peers' through impl_extern.h). A header that cannot run a workload defines
- * BENCH_NO_<WORKLOAD> to the reason; the worker then prints "UNSUPPORTED
- * ... reason=..." and exits with status 3. The driver
+ * bt_* table interface (the C++ peers' through impl_extern.h). A header
+ * that cannot run a workload defines BENCH_NO_<WORKLOAD> to the reason;
+ * the worker then prints "UNSUPPORTED ... reason=..." and exits with
+ * status 3. The driver
  * (lfht-bench.py) runs these executables interleaved and compares them.
  *
  *   lfht-bench-<impl> --workload W [--keys N] [--threads T] [--seconds S]
@@ -461,9 +462,10 @@ static void run_steady(const struct options *o, enum kind kind, int resizer, int
 	enum kind kinds[1025];
 	unsigned n = o->threads;
 	struct totals t;
+	unsigned long filled;
 
 	sh.bt = grown ? new_table(1, 1) : new_table(o->keys, !resizer);
-	(void)fill_keys(sh.bt, o->keys);
+	filled = fill_keys(sh.bt, o->keys);
 	if (grown)
 		growth_settled(sh.bt);
 	for (unsigned i = 0; i < n; i++)
@@ -483,6 +485,10 @@ static void run_steady(const struct options *o, enum kind kind, int resizer, int
 		if (resizer)
 			printf(" resizes_per_s=%.6g", (double)t.resizes / t.secs);
 	}
+	/* A table grown from one bucket whose fill stalled is a broken table:
+	 * the driver lists it under the table. */
+	if (grown)
+		printf(" stalled=%d", filled < o->keys);
 	printf("\n");
 	finish(sh.bt, o->cleanup);
 }
@@ -743,8 +749,8 @@ static void run_memory(const struct options *o)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: lfht-bench-%s --workload read|autoread|mixed|addel|fill|churn|pace|memory"
-		"|rw1|hot10|batch|rcufree [--keys N] [--threads T] [--seconds S]"
+	fprintf(stderr, "usage: lfht-bench-%s --workload read|autoread|mixed|addel|fill|churn|pace"
+		"|memory|rw1|hot10|batch|rcufree [--keys N] [--threads T] [--seconds S]"
 		" [--auto-flags acct|plain] [--cleanup] | --info\n"
 		"  N: a power of two (hot10: any count)\n", BENCH_IMPL);
 	exit(2);
