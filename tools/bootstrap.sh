@@ -37,11 +37,13 @@ command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
 # Native: build tools, Check, both compilers (C and C++: the consumer suite
 # compiles the headers with g++ and clang++), clang's sanitizer runtimes
 # (libclang-rt-14-dev holds TSan/ASan/UBSan for clang 14 on Debian 12),
-# liburcu and Concurrency Kit (libck-dev) for the side-by-side benchmarks
-# only, gnuplot for their plots, doxygen for the API reference, python3 for
-# meson, spin for the model checks of models/ (suite models).
+# liburcu, Concurrency Kit (libck-dev) and the peers of lfht-bench (oneTBB,
+# libcds, DPDK) for the side-by-side benchmarks only, gnuplot for their
+# plots, doxygen for the API reference, python3 for meson, spin for the
+# model checks of models/ (suite models).
 packages=(meson ninja-build pkg-config check libsubunit-dev gcc g++ clang
-	libclang-rt-14-dev liburcu-dev libck-dev gnuplot-nox doxygen python3 spin)
+	libclang-rt-14-dev liburcu-dev libck-dev libtbb-dev libcds-dev libdpdk-dev
+	gnuplot-nox doxygen python3 spin)
 
 # Cross: the compilers with their static C libraries, qemu's user-mode
 # emulators, and Check (libcheck.a, check.pc) for each target architecture.

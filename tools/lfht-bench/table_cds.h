@@ -28,6 +28,19 @@ struct bench_table {
 	struct cds_lfht *ht;
 };
 
+/* The bucket count (lfht; liburcu: 0, unknown), for workload.c's wait
+ * for growth to end. */
+#define BENCH_HAS_BUCKET_COUNT 1
+static inline unsigned long bt_bucket_count(struct bench_table *bt)
+{
+	unsigned long n;
+
+	rcu_read_lock();
+	n = bench_nr_buckets(bt->ht);
+	rcu_read_unlock();
+	return n;
+}
+
 static inline void bt_register(void) { rcu_register_thread(); }
 static inline void bt_unregister(void) { rcu_unregister_thread(); }
 static inline void bt_barrier(void) { rcu_barrier(); }

@@ -3,10 +3,12 @@
  * lfht-bench worker: one workload run, one result line. Built once per
  * implementation from this single source; BENCH_IMPL_HEADER names the
  * header that picks the implementation (lfht or liburcu on QSBR or memb,
- * Concurrency Kit's ck_hs, or the rwlock baseline) and supplies the bt_*
- * table interface. A header that cannot run a workload defines
- * BENCH_NO_<WORKLOAD> to the reason; the worker then prints "UNSUPPORTED
- * ... reason=..." and exits with status 3. The driver
+ * Concurrency Kit's ck_hs, the rwlock baseline, or a peer: DPDK's
+ * rte_hash, oneTBB's two maps, libcds's SplitListMap) and supplies the
+ * bt_* table interface (the C++ peers' through impl_extern.h). A header
+ * that cannot run a workload defines BENCH_NO_<WORKLOAD> to the reason;
+ * the worker then prints "UNSUPPORTED ... reason=..." and exits with
+ * status 3. The driver
  * (lfht-bench.py) runs these executables interleaved and compares them.
  *
  *   lfht-bench-<impl> --workload W [--keys N] [--threads T] [--seconds S]
@@ -466,16 +468,57 @@ static void print_head(const struct options *o)
 	       o->keys, o->threads);
 }
 
-/* Steady-state workloads: the table starts with one bucket per key. */
-static void run_steady(const struct options *o, enum kind kind, int resizer)
+static long heap_settled(void);
+
+/* The bucket count, where the header can tell it (lfht); 0: unknown. */
+#ifndef BENCH_HAS_BUCKET_COUNT
+static inline unsigned long bt_bucket_count(struct bench_table *bt)
+{
+	(void)bt;
+	return 0;
+}
+#endif
+
+/*
+ * After a fill from one bucket, lets growth finish before lookups are
+ * timed: a resize running in a worker (lfht) would be measured with them.
+ * The heap stops changing once the bucket arrays are allocated; where the
+ * bucket count is known, also wait (offline, bounded) until it has stayed
+ * the same for 0.2 s, since the buckets are linked in after allocation.
+ */
+static void growth_settled(struct bench_table *bt)
+{
+	unsigned long last = bt_bucket_count(bt), now;
+	double deadline = bench_now() + 10.0;
+	int same = 0;
+
+	(void)heap_settled();
+	while (last && same < 10 && bench_now() < deadline) {
+		struct timespec ts = { 0, 20 * 1000 * 1000 };
+
+		bench_offline();
+		nanosleep(&ts, NULL);
+		bench_online();
+		now = bt_bucket_count(bt);
+		same = now == last ? same + 1 : 0;
+		last = now;
+	}
+}
+
+/* Steady-state workloads: the table starts with one bucket per key, or
+ * (grown) at one bucket, auto-resized as the keys go in. */
+static void run_steady(const struct options *o, enum kind kind, int resizer, int grown)
 {
 	struct shared sh = { .keys = o->keys, .threads = o->threads };
 	enum kind kinds[1025];
 	unsigned n = o->threads;
 	struct totals t;
+	unsigned long filled;
 
-	sh.bt = new_table(o->keys, !resizer);
-	(void)fill_keys(sh.bt, o->keys);
+	sh.bt = grown ? new_table(1, 1) : new_table(o->keys, !resizer);
+	filled = fill_keys(sh.bt, o->keys);
+	if (grown)
+		growth_settled(sh.bt);
 	for (unsigned i = 0; i < n; i++)
 		kinds[i] = kind;
 	if (resizer)
@@ -493,6 +536,10 @@ static void run_steady(const struct options *o, enum kind kind, int resizer)
 		if (resizer)
 			printf(" resizes_per_s=%.6g", (double)t.resizes / t.secs);
 	}
+	/* A table grown from one bucket whose fill stalled is a broken table:
+	 * the driver lists it under the table. */
+	if (grown)
+		printf(" stalled=%d", filled < o->keys);
 	printf("\n");
 	finish(sh.bt, o->cleanup);
 }
@@ -637,6 +684,9 @@ static void run_longread(const struct options *o)
 	       bench_nr_buckets(sh.bt->ht));
 	finish(sh.bt, o->cleanup);
 }
+#else
+/* Never called (refused below): the header has no walk to stall with. */
+static void run_longread(const struct options *o) { (void)o; }
 #endif
 
 /* batch: T threads look up LOOKUP_BATCH keys at a time, in one read-side
@@ -805,8 +855,8 @@ static void run_memory(const struct options *o)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: lfht-bench-%s --workload read|mixed|addel|fill|churn|pace|memory"
-		"|rw1|hot10|hot1|longread|batch|rcufree [--keys N] [--threads T] [--seconds S]"
+	fprintf(stderr, "usage: lfht-bench-%s --workload read|autoread|mixed|addel|fill|churn|pace"
+		"|memory|rw1|hot10|hot1|longread|batch|rcufree [--keys N] [--threads T] [--seconds S]"
 		" [--auto-flags acct|plain] [--cleanup] | --info\n"
 		"  N: a power of two (hot10: any count; hot1, longread: unused)\n"
 		"  T: threads (hot10: readers and as many writers; hot1: writers;"
@@ -814,7 +864,6 @@ static void usage(void)
 	exit(2);
 }
 
-#if defined(BENCH_NO_CHURN) || defined(BENCH_NO_RCUFREE) || !defined(BENCH_HAS_WALK)
 /* The header cannot run this workload: say why, exit 3 (the driver skips). */
 static void unsupported(const struct options *o, const char *reason)
 {
@@ -822,32 +871,91 @@ static void unsupported(const struct options *o, const char *reason)
 	fflush(stdout);
 	exit(3);
 }
-#endif
 
-#ifdef BENCH_NO_CHURN
-static void run_churn(const struct options *o) { unsupported(o, BENCH_NO_CHURN); }
-#else
-static void run_churn(const struct options *o) { run_steady(o, K_READ, 1); }
-#endif
+static void run_read(const struct options *o) { run_steady(o, K_READ, 0, 0); }
+static void run_autoread(const struct options *o) { run_steady(o, K_READ, 0, 1); }
+static void run_mixed(const struct options *o) { run_steady(o, K_MIXED, 0, 0); }
+static void run_addel(const struct options *o) { run_steady(o, K_ADDEL, 0, 0); }
+static void run_churn(const struct options *o) { run_steady(o, K_READ, 1, 0); }
 #ifdef BENCH_NO_RCUFREE
-static void run_rcufree_checked(const struct options *o) { unsupported(o, BENCH_NO_RCUFREE); }
-#else
-static void run_rcufree_checked(const struct options *o) { run_rcufree(o); }
+/* Never called (refused below); the header has no deferred free to run. */
+static void run_rcufree(const struct options *o) { (void)o; }
 #endif
 
-#ifdef BENCH_HAS_WALK
-static void run_longread_checked(const struct options *o) { run_longread(o); }
-#else
-static void run_longread_checked(const struct options *o)
-{
-	unsupported(o, "no whole-table walk inside a read-side section to stall resizes with");
-}
+/* A workload the header cannot run has BENCH_NO_<WORKLOAD> defined to the
+ * reason; NULL: it runs. */
+#ifndef BENCH_NO_READ
+#define BENCH_NO_READ NULL
 #endif
+#ifndef BENCH_NO_AUTOREAD
+#define BENCH_NO_AUTOREAD NULL
+#endif
+#ifndef BENCH_NO_MIXED
+#define BENCH_NO_MIXED NULL
+#endif
+#ifndef BENCH_NO_ADDEL
+#define BENCH_NO_ADDEL NULL
+#endif
+#ifndef BENCH_NO_FILL
+#define BENCH_NO_FILL NULL
+#endif
+#ifndef BENCH_NO_CHURN
+#define BENCH_NO_CHURN NULL
+#endif
+#ifndef BENCH_NO_PACE
+#define BENCH_NO_PACE NULL
+#endif
+#ifndef BENCH_NO_MEMORY
+#define BENCH_NO_MEMORY NULL
+#endif
+#ifndef BENCH_NO_RW1
+#define BENCH_NO_RW1 NULL
+#endif
+#ifndef BENCH_NO_HOT10
+#define BENCH_NO_HOT10 NULL
+#endif
+#ifndef BENCH_NO_HOT1
+#define BENCH_NO_HOT1 NULL
+#endif
+#ifndef BENCH_HAS_WALK
+#define BENCH_NO_LONGREAD "no whole-table walk inside a read-side section to stall resizes with"
+#endif
+#ifndef BENCH_NO_LONGREAD
+#define BENCH_NO_LONGREAD NULL
+#endif
+#ifndef BENCH_NO_BATCH
+#define BENCH_NO_BATCH NULL
+#endif
+#ifndef BENCH_NO_RCUFREE
+#define BENCH_NO_RCUFREE NULL
+#endif
+
+static const struct workload {
+	const char *name;
+	void (*run)(const struct options *o);
+	const char *refused;	/* why this implementation cannot, or NULL */
+} workloads[] = {
+	{ "read", run_read, BENCH_NO_READ },
+	{ "autoread", run_autoread, BENCH_NO_AUTOREAD },
+	{ "mixed", run_mixed, BENCH_NO_MIXED },
+	{ "addel", run_addel, BENCH_NO_ADDEL },
+	{ "churn", run_churn, BENCH_NO_CHURN },
+	{ "rw1", run_rw1, BENCH_NO_RW1 },
+	{ "hot10", run_hot10, BENCH_NO_HOT10 },
+	{ "hot1", run_hot1, BENCH_NO_HOT1 },
+	{ "longread", run_longread, BENCH_NO_LONGREAD },
+	{ "batch", run_batch, BENCH_NO_BATCH },
+	{ "rcufree", run_rcufree, BENCH_NO_RCUFREE },
+	{ "fill", run_fill, BENCH_NO_FILL },
+	{ "pace", run_pace, BENCH_NO_PACE },
+	{ "memory", run_memory, BENCH_NO_MEMORY },
+};
 
 int main(int argc, char **argv)
 {
 	struct options o = { .workload = NULL, .keys = 1UL << 16, .threads = 1,
 			     .seconds = 1.0, .cleanup = 0 };
+	const struct workload *w;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -878,35 +986,17 @@ int main(int argc, char **argv)
 	    ((o.keys & (o.keys - 1)) && strcmp(o.workload, "hot10")))
 		usage();
 
-	bt_register();
-	if (!strcmp(o.workload, "read"))
-		run_steady(&o, K_READ, 0);
-	else if (!strcmp(o.workload, "mixed"))
-		run_steady(&o, K_MIXED, 0);
-	else if (!strcmp(o.workload, "addel"))
-		run_steady(&o, K_ADDEL, 0);
-	else if (!strcmp(o.workload, "churn"))
-		run_churn(&o);
-	else if (!strcmp(o.workload, "rw1"))
-		run_rw1(&o);
-	else if (!strcmp(o.workload, "hot10"))
-		run_hot10(&o);
-	else if (!strcmp(o.workload, "hot1"))
-		run_hot1(&o);
-	else if (!strcmp(o.workload, "longread"))
-		run_longread_checked(&o);
-	else if (!strcmp(o.workload, "batch"))
-		run_batch(&o);
-	else if (!strcmp(o.workload, "rcufree"))
-		run_rcufree_checked(&o);
-	else if (!strcmp(o.workload, "fill"))
-		run_fill(&o);
-	else if (!strcmp(o.workload, "pace"))
-		run_pace(&o);
-	else if (!strcmp(o.workload, "memory"))
-		run_memory(&o);
-	else
+	for (w = workloads; w < workloads + sizeof(workloads) / sizeof(workloads[0]); w++)
+		if (!strcmp(o.workload, w->name))
+			break;
+	if (w == workloads + sizeof(workloads) / sizeof(workloads[0]))
 		usage();
+	/* Refused before bt_register(): a header's set-up (DPDK's EAL) is
+	 * not paid for a workload that does not run. */
+	if (w->refused)
+		unsupported(&o, w->refused);
+	bt_register();
+	w->run(&o);
 	fflush(stdout);
 	bt_unregister();
 	return 0;
