@@ -185,7 +185,7 @@ static inline void cds_lfht_node_init_deleted(struct cds_lfht_node *node)
  * that began it.
  * \ordering None of its own (the call that filled \p iter gave it).
  */
-static inline struct cds_lfht_node *cds_lfht_iter_get_node(struct cds_lfht_iter *iter)
+static inline struct cds_lfht_node *cds_lfht_iter_get_node(const struct cds_lfht_iter *iter)
 {
 	return iter->node;
 }

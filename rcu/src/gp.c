@@ -56,6 +56,14 @@
  *     caller's unlinks done) before the increment, by mutex happens-before.
  *     A caller whose ticket is already covered by gp_completed returns.
  *
+ *  7. Polling (poll.c). A ticket is also the cookie of rcu_poll_start(),
+ *     taken without waiting; gp_ticket_done() says whether a grace period
+ *     that covered it has ended. gp_completed is stored with release after
+ *     the scan (whose acquire loads saw every covered reader leave) and
+ *     loaded with acquire by the poll, so a caller that sees its ticket
+ *     covered also sees every reader that held it up gone, as
+ *     synchronize_rcu()'s own caller does.
+ *
  * Relies on: registry.c (list, lock), qsbr.c/memb.c (fence and wait hooks),
  * futex.h.
  */
@@ -79,13 +87,15 @@
 struct rcu_gp_ self_gp = { .ctr = RCU_GP_STEP_ };
 
 /*
- * One grace period at a time; gp_completed is under it. A futex lock, not a
- * pthread mutex: fork() does not take it (see gp_fork_prepare), so the child
- * must be able to reset it from any state, which POSIX does not allow for a
- * mutex. 0 free, 1 held, 2 held with sleepers.
+ * One grace period at a time; gp_completed is written under it. A futex
+ * lock, not a pthread mutex: fork() does not take it (see gp_fork_prepare),
+ * so the child must be able to reset it from any state, which POSIX does not
+ * allow for a mutex. 0 free, 1 held, 2 held with sleepers.
  */
 static _Atomic int32_t gp_lock_word;
-static uint64_t gp_completed;
+/* The newest ticket covered by an ended grace period; written under the
+ * grace-period lock, read without it by gp_ticket_done() (note 7). */
+static _Atomic uint64_t gp_completed;
 /* Requests; gp_requested is under it. Held only for a few instructions. */
 static pthread_mutex_t gp_req_mutex = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t gp_requested;
@@ -193,21 +203,37 @@ static void gp_unlock(void)
 		futex_wake(&gp_lock_word, 1);
 }
 
-void gp_synchronize(void)
+uint64_t gp_ticket_take(void)
 {
-	uint64_t ticket, covered;
+	uint64_t ticket;
 
 	pthread_mutex_lock(&gp_req_mutex);
 	ticket = ++gp_requested;
 	pthread_mutex_unlock(&gp_req_mutex);
+	return ticket;
+}
+
+bool gp_ticket_done(uint64_t ticket)
+{
+	/* Acquire: pairs with the release store in gp_synchronize(); the
+	 * readers the covering grace period waited for are gone (note 7). */
+	return rcu_atomic_load(&gp_completed, memory_order_acquire) >= ticket;
+}
+
+void gp_synchronize(void)
+{
+	uint64_t ticket = gp_ticket_take(), covered;
 
 	gp_lock();
-	if (gp_completed < ticket) {
+	/* Relaxed: written only under the grace-period lock, which we hold. */
+	if (rcu_atomic_load(&gp_completed, memory_order_relaxed) < ticket) {
 		pthread_mutex_lock(&gp_req_mutex);
 		covered = gp_requested;
 		pthread_mutex_unlock(&gp_req_mutex);
 		gp_run();
-		gp_completed = covered;
+		/* Release: after the scan's acquire loads; pairs with the
+		 * acquire in gp_ticket_done() (note 7). */
+		rcu_atomic_store(&gp_completed, covered, memory_order_release);
 	}
 	gp_unlock();
 }

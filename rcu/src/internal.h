@@ -16,6 +16,7 @@
  *               hooks
  *   memb.c      memb flavour: flavour object, hooks, membarrier set-up
  *   call_rcu.c  call_rcu queue, its worker thread, rcu_barrier
+ *   poll.c      polling grace periods: rcu_poll_start(), rcu_poll_done()
  *   fork.c      pthread_atfork handlers that tie the others together
  *   debug.c     the misuse report
  */
@@ -121,15 +122,30 @@ void registry_fork_child(void);
 
 /* gp.c */
 #define gp_synchronize		RCU_SYM_(gp_synchronize_)
+#define gp_ticket_take		RCU_SYM_(gp_ticket_take_)
+#define gp_ticket_done		RCU_SYM_(gp_ticket_done_)
 #define gp_fork_prepare		RCU_SYM_(gp_fork_prepare_)
 #define gp_fork_parent		RCU_SYM_(gp_fork_parent_)
 #define gp_fork_child		RCU_SYM_(gp_fork_child_)
 /* One grace period (possibly shared with concurrent callers). The caller
  * must not hold up grace periods itself (offline / outside a section). */
 void gp_synchronize(void);
+/* A grace-period request without the wait: the ticket that a grace period
+ * beginning after this call covers (rcu_poll_start()). */
+uint64_t gp_ticket_take(void);
+/* Whether a grace period that covers ticket has ended. */
+bool gp_ticket_done(uint64_t ticket);
 void gp_fork_prepare(void);
 void gp_fork_parent(void);
 void gp_fork_child(void);
+
+/* poll.c */
+#define poll_fork_prepare	RCU_SYM_(poll_fork_prepare_)
+#define poll_fork_parent	RCU_SYM_(poll_fork_parent_)
+#define poll_fork_child		RCU_SYM_(poll_fork_child_)
+void poll_fork_prepare(void);
+void poll_fork_parent(void);
+void poll_fork_child(void);
 
 /* call_rcu.c */
 #define call_rcu_fork_prepare	RCU_SYM_(call_rcu_fork_prepare_)

@@ -3,8 +3,9 @@
  * rcu/tests/test_fork.c - fork() while RCU is busy: the parent has the
  * call_rcu worker running, a thread queueing callbacks and running grace
  * periods, and a registered reader. Each child reads, runs synchronize_rcu,
- * call_rcu and rcu_barrier, starts a registered thread of its own, and
- * exits 0; a failing step exits with its own status after naming itself on
+ * call_rcu and rcu_barrier, polls a grace period (rcu_poll_start() just
+ * before fork() queued the parent's poll callback, which the child's queue
+ * drops), starts a registered thread of its own, and exits 0; a failing step exits with its own status after naming itself on
  * stderr, which the parent reports. The parent keeps working afterwards.
  */
 #define _GNU_SOURCE
@@ -165,6 +166,19 @@ static void child_uses_rcu(bool registered_at_fork)
 	rcu_barrier();
 	if (rcu_atomic_load(&child_cb_ran, memory_order_acquire) != 1)
 		step_failed(13, "rcu_barrier returned before the child's callback ran");
+	step("rcu_poll_start and rcu_poll_done");
+	{
+		struct rcu_poll_cookie cookie = rcu_poll_start();
+		double end = test_now() + CHILD_SECONDS / 2;
+
+		/* No synchronize_rcu: the start must bring a grace period. */
+		reader_offline();
+		while (!rcu_poll_done(cookie) && test_now() < end)
+			rcu_cpu_relax();
+		reader_online();
+		if (!rcu_poll_done(cookie))
+			step_failed(16, "rcu_poll_done() never true");
+	}
 	step("thread of the child");
 	if (pthread_create(&t, NULL, child_thread, NULL) != 0)
 		step_failed(14, "pthread_create");
@@ -221,6 +235,8 @@ static void run_fork_test(bool registered)
 		      "the parent's reader does not run");
 
 	for (int i = 0; i < FORKS; i++) {
+		/* The poll callback is (most likely) queued at fork(). */
+		(void)rcu_poll_start();
 		test_run_child(registered ? child_of_registered : child_of_unregistered,
 			       NULL, CHILD_SECONDS, &child);
 		ck_assert_msg(child.finished && WIFEXITED(child.status) &&

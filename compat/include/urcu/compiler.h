@@ -2,7 +2,7 @@
 /*
  * urcu/compiler.h (lfht's liburcu compatibility layer) - liburcu's compiler
  * helpers: caa_likely, caa_unlikely, cmm_barrier, CMM_ACCESS_ONCE,
- * caa_container_of, caa_max, caa_min, CAA_BITS_PER_LONG, CAA_ARRAY_SIZE,
+ * caa_container_of, caa_container_of_check_null, caa_max, caa_min, CAA_BITS_PER_LONG, CAA_ARRAY_SIZE,
  * CAA_BUILD_BUG_ON, URCU_FORCE_CAST, caa_is_signed_type,
  * caa_cast_long_keep_sign, CDS_DEPRECATED, __rcu.
  *
@@ -28,6 +28,14 @@
 /* A volatile access: neither torn by the compiler nor merged, nor atomic in
  * the C11 sense. Kept for liburcu programs that assign through it. */
 #define CMM_ACCESS_ONCE(x)	(*(__volatile__ __typeof__(x) *)&(x))
+
+/* caa_container_of(), but NULL for a NULL ptr (liburcu 0.14). */
+#define caa_container_of_check_null(ptr, type, member)			\
+	__extension__ ({						\
+		__typeof__(ptr) lfht_urcu_ptr_ = (ptr);			\
+		lfht_urcu_ptr_ ? caa_container_of(lfht_urcu_ptr_, type, member) \
+			       : (type *)NULL;				\
+	})
 
 #define caa_max(a, b)		((a) > (b) ? (a) : (b))
 #define caa_min(a, b)		((a) < (b) ? (a) : (b))

@@ -18,7 +18,10 @@
 #ifndef LFHT_URCU_FLAVOR_H
 #define LFHT_URCU_FLAVOR_H
 
+#include <stdbool.h>
+
 #include <rcu/flavour.h>
+#include <urcu/urcu-poll.h>
 
 struct urcu_atfork {
 	void (*before_fork)(void *priv);
@@ -42,6 +45,9 @@ struct rcu_flavor_struct {
 	void (*barrier)(void);
 	void (*register_rculfhash_atfork)(struct urcu_atfork *atfork);
 	void (*unregister_rculfhash_atfork)(struct urcu_atfork *atfork);
+	/* liburcu 0.14 (<urcu/urcu-poll.h>). */
+	struct urcu_gp_poll_state (*update_start_poll_synchronize_rcu)(void);
+	bool (*update_poll_state_synchronize_rcu)(struct urcu_gp_poll_state state);
 	/* lfht's: the flavour that cds_lfht_new_flavor() passes to lfht. */
 	const struct rcu_flavour *lfht_flavour_;
 };
@@ -85,6 +91,8 @@ static const struct rcu_flavor_struct LFHT_URCU_NAME_(flavor) = {
 	LFHT_URCU_NAME_(barrier),
 	LFHT_URCU_NAME_(register_rculfhash_atfork),
 	LFHT_URCU_NAME_(unregister_rculfhash_atfork),
+	LFHT_URCU_NAME_(start_poll_synchronize_rcu),
+	LFHT_URCU_NAME_(poll_state_synchronize_rcu),
 	&rcu_flavour,
 };
 

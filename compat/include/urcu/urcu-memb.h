@@ -8,7 +8,10 @@
  * (rcu_read_lock() ... from <rcu/memb.h>; rcu_quiescent_state(),
  * rcu_thread_offline(), rcu_thread_online() and rcu_init(), which do
  * nothing here as in liburcu), urcu_memb_flavor (rcu_flavor), the
- * call_rcu_data API (<urcu/call-rcu.h>) and <urcu/pointer.h>.
+ * call_rcu_data API (<urcu/call-rcu.h>), polling grace periods
+ * (urcu_memb_start_poll_synchronize_rcu,
+ * urcu_memb_poll_state_synchronize_rcu and the short names:
+ * <urcu/urcu-poll.h>) and <urcu/pointer.h>.
  *
  * Differs from liburcu: one flavour per translation unit (this file and
  * <urcu/urcu-qsbr.h> exclude each other, as lfht's flavour headers do); the
@@ -57,6 +60,7 @@ static inline void urcu_memb_thread_online(void) { }
 #define rcu_thread_online	urcu_memb_thread_online
 #define rcu_init		urcu_memb_init
 
+#include <urcu/urcu-poll.h>
 #include <urcu/call-rcu.h>
 #include <urcu/flavor.h>
 #ifdef LFHT_URCU_RCULFHASH_H

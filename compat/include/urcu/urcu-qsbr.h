@@ -7,7 +7,10 @@
  * thread_online), the short names (rcu_read_lock() ...,
  * rcu_quiescent_state(), rcu_thread_offline(), rcu_thread_online(): all
  * from <rcu/qsbr.h>), urcu_qsbr_flavor (rcu_flavor), the call_rcu_data API
- * (<urcu/call-rcu.h>) and <urcu/pointer.h>.
+ * (<urcu/call-rcu.h>), polling grace periods
+ * (urcu_qsbr_start_poll_synchronize_rcu,
+ * urcu_qsbr_poll_state_synchronize_rcu and the short names:
+ * <urcu/urcu-poll.h>) and <urcu/pointer.h>.
  *
  * Differs from liburcu: one flavour per translation unit (this file and
  * <urcu/urcu-memb.h> exclude each other, as lfht's flavour headers do); the
@@ -49,6 +52,7 @@ static inline void urcu_qsbr_quiescent_state(void) { rcu_quiescent_state(); }
 static inline void urcu_qsbr_thread_offline(void) { rcu_thread_offline(); }
 static inline void urcu_qsbr_thread_online(void) { rcu_thread_online(); }
 
+#include <urcu/urcu-poll.h>
 #include <urcu/call-rcu.h>
 #include <urcu/flavor.h>
 #ifdef LFHT_URCU_RCULFHASH_H

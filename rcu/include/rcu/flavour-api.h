@@ -15,6 +15,8 @@
 #ifndef RCU_FLAVOUR_API_H
 #define RCU_FLAVOUR_API_H
 
+#include <stdbool.h>
+
 #include <rcu/flavour.h>
 #include <rcu/reader.h>
 
@@ -38,6 +40,8 @@
 	RCU_API void fl##_call_rcu(struct rcu_head *head,		\
 				   void (*func)(struct rcu_head *head));	\
 	RCU_API void fl##_barrier(void);				\
+	RCU_API struct rcu_poll_cookie fl##_poll_start(void);		\
+	RCU_API bool fl##_poll_done(struct rcu_poll_cookie cookie);	\
 	RCU_API void fl##_wake_writer_(void);				\
 	RCU_NORETURN_ RCU_API void fl##_misuse_(const char *call, const char *rule)
 
@@ -65,6 +69,10 @@
 				    void (*func)(struct rcu_head *head)) \
 	{ fl##_call_rcu(head, func); }					\
 	static inline void rcu_barrier(void)				\
-	{ fl##_barrier(); }
+	{ fl##_barrier(); }						\
+	static inline struct rcu_poll_cookie rcu_poll_start(void)	\
+	{ return fl##_poll_start(); }					\
+	static inline bool rcu_poll_done(struct rcu_poll_cookie cookie)	\
+	{ return fl##_poll_done(cookie); }
 
 #endif /* RCU_FLAVOUR_API_H */

@@ -12,6 +12,7 @@
 #define RCU_FLAVOUR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #define RCU_API __attribute__((visibility("default")))
@@ -41,6 +42,16 @@
 struct rcu_head {
 	struct rcu_head *next;
 	void (*func)(struct rcu_head *head);
+};
+
+/*
+ * A polling grace period's cookie: what rcu_poll_start() returns and
+ * rcu_poll_done() takes. A plain value: copy it, keep it, test it from any
+ * thread; a cookie of one flavour means nothing to the other.
+ */
+struct rcu_poll_cookie {
+	/* The grace-period request it stands for (opaque). */
+	uint64_t ticket;
 };
 
 /* The enclosing object of member pointer ptr. */
