@@ -162,6 +162,12 @@ struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 	if (len > SIZE_MAX / sizeof(*table))
 		return NULL;
 	table = lfht_zalloc(ht, len * sizeof(*table));
+	/* Above 2^48 no link could hold a bucket node (<lfht/lfht-inline.h>,
+	 * tagged links): refused as a failed allocation. */
+	if (table && ((uintptr_t)(table + len) & LFHT_TAG_MASK_)) {
+		lfht_free(ht, table, len * sizeof(*table));
+		table = NULL;
+	}
 	if (!table)
 		return NULL;
 	for (unsigned long i = 0; i < len; i++) {

@@ -14,7 +14,9 @@
  *   the walk meets no other bucket node;
  * - no removed node is reachable (each del and replace unlinks what it
  *   removed before it returns);
- * - with CDS_LFHT_ACCOUNTING, the split counters add up to the nodes met.
+ * - with CDS_LFHT_ACCOUNTING, the split counters add up to the nodes met;
+ * - every link's tag is its node's (<lfht/lfht-inline.h>), the end's all
+ *   ones (checked last: a broken order or a lost bucket breaks tags too).
  * A broken invariant prints "lfht: invariant: <what>" and aborts.
  *
  * Also holds the switch of the history checker's mutants (lfht/mutant.h):
@@ -94,6 +96,28 @@ static void check_buckets(struct cds_lfht *ht, unsigned long size)
 	}
 }
 
+/* Every link carries the tag of the node it links to. */
+static void check_tags(struct cds_lfht *ht)
+{
+	/* Relaxed: walked after check_list(), whose acquire loads of the
+	 * same words made the nodes visible. */
+	uintptr_t word = rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed);
+	const struct cds_lfht_node *holder = &ht->bucket0;
+
+	for (;;) {
+		struct cds_lfht_node *node = lfht_ptr_(word);
+
+		if ((word & LFHT_TAG_MASK_) != (lfht_link_(node) & LFHT_TAG_MASK_))
+			check_failed(holder, "a link's tag is not the reverse hash of the "
+				     "node it links to");
+		if (!node)
+			return;
+		holder = node;
+		/* Relaxed: as above. */
+		word = rcu_atomic_load(&node->next, memory_order_relaxed);
+	}
+}
+
 void lfht_check_invariants_(struct cds_lfht *ht)
 {
 	const struct rcu_flavour *f = ht->flavour;
@@ -113,6 +137,7 @@ void lfht_check_invariants_(struct cds_lfht *ht)
 		check_failed(NULL, "a bucket node below size is not reachable from bucket 0");
 	if (ht->counters && lfht_counters_sum(ht) != (long)nodes)
 		check_failed(NULL, "the split counters do not add up to the nodes in the list");
+	check_tags(ht);
 	f->read_unlock();
 	f->thread_offline();
 	lfht_unlock(&ht->resize_lock);

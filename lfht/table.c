@@ -113,6 +113,12 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 		init_size = max_nr_buckets;
 
 	ht = alloc.zalloc(sizeof(*ht), alloc.ctx);
+	/* Bucket 0 lies in ht: above 2^48 no link could hold it
+	 * (require_linkable()), which is memory the table cannot use. */
+	if (ht && ((uintptr_t)(ht + 1) & LFHT_TAG_MASK_)) {
+		alloc.free(ht, sizeof(*ht), alloc.ctx);
+		ht = NULL;
+	}
 	if (!ht) {
 		errno = ENOMEM;
 		return NULL;
@@ -125,7 +131,7 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht->flags = flags;
 	ht->bucket0.reverse_hash = 0;
 	/* Relaxed: nothing else sees the table yet. */
-	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
+	rcu_atomic_store(&ht->bucket0.next, LFHT_END_ | LFHT_BUCKET_, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
 	if (lfht_orders_init(ht, init_size) ||
 	    ((flags & CDS_LFHT_ACCOUNTING) && lfht_counters_create(ht)) ||
@@ -190,6 +196,15 @@ unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 
 /* ---- updates -------------------------------------------------------------- */
 
+/* A link holds a node's address below its tag (<lfht/lfht-inline.h>):
+ * a node above 2^48 cannot be linked, in any build. */
+static void require_linkable(const struct cds_lfht_node *node, const char *call)
+{
+	if ((uintptr_t)node & LFHT_TAG_MASK_)
+		lfht_misuse(call, "the node lies above 2^48, where a link keeps its tag "
+			    "(build lfht with -Dtagged_links=false)");
+}
+
 /*
  * The three additions, each the entry point call (for the debug checks):
  * lfht_list_add() returns node when it linked node as a new entry (dup,
@@ -205,6 +220,7 @@ static struct cds_lfht_node *table_add(struct cds_lfht *ht, const char *call,
 	unsigned chain;
 
 	lfht_call_reader(ht, call);
+	require_linkable(node, call);
 	node->reverse_hash = lfht_reverse_bits_(hash);
 	ret = lfht_list_add(ht, hash, node, mode, match, key, &chain);
 	if (ret == (mode == LFHT_ADD_REPLACE ? NULL : node))
@@ -252,6 +268,7 @@ int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
 
 	lfht_call_reader(ht, "cds_lfht_replace");
 	lfht_call_node_added(old_iter->node, "cds_lfht_replace");
+	require_linkable(new_node, "cds_lfht_replace");
 	ret = table_replace(ht, old_iter->node, hash, match, key, new_node);
 	lfht_call_end(ht);
 	return ret;

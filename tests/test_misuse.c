@@ -584,8 +584,8 @@ static void unlink_a_bucket(void)
 	     prev = lfht_ptr_(word))
 		;
 	rcu_atomic_store(&prev->next,
-			 (uintptr_t)lfht_ptr_(rcu_atomic_load(&bucket->next, memory_order_relaxed)) |
-			 (word & LFHT_FLAGS_),
+			 (rcu_atomic_load(&bucket->next, memory_order_relaxed) &
+			  ~(uintptr_t)LFHT_FLAGS_) | (word & LFHT_FLAGS_),
 			 memory_order_relaxed);
 	lfht_check_invariants_(ht);
 }

@@ -11,7 +11,8 @@
 #   debug     gcc, buildtype=debugoptimized, debug_checks=true: the default
 #             build; runs the misuse (abort-with-a-message) tests
 #   tsan      clang, ThreadSanitizer; any report fails its test
-#   asan      gcc, AddressSanitizer + UndefinedBehaviorSanitizer, leaks fail
+#   asan      gcc, AddressSanitizer + UndefinedBehaviorSanitizer, leaks fail;
+#             tagged_links=false (plain-pointer links)
 #   aarch64   cross gcc, static, under qemu-aarch64 (tools/cross/): the
 #             commands of docs/cross-compiling.md, bench-smoke included
 #   ppc64le   cross gcc, static, under qemu-ppc64le (the same)
@@ -146,7 +147,10 @@ leg_config() {
 		timeout_mult=3
 		;;
 	asan)
+		# tagged_links=false: the plain-pointer links of programs that
+		# map memory above 2^48 get the whole suite too.
 		opts+=(--buildtype=debugoptimized -Db_sanitize=address,undefined
+		       -Dtagged_links=false
 		       -Db_lundef=false -Dc_args=-fno-sanitize-recover=all
 		       -Dcpp_args=-fno-sanitize-recover=all)
 		env_vars=(ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:print_summary=1
@@ -196,7 +200,7 @@ leg_describe() {
 	release) echo "gcc, buildtype=release, bench-smoke + docs + spin models" ;;
 	debug)   echo "gcc, debugoptimized, debug_checks=true (misuse tests)" ;;
 	tsan)    echo "clang, -Db_sanitize=thread" ;;
-	asan)    echo "gcc, -Db_sanitize=address,undefined, leaks fail" ;;
+	asan)    echo "gcc, -Db_sanitize=address,undefined, leaks fail, tagged_links=false" ;;
 	aarch64) echo "aarch64-linux-gnu-gcc -static, qemu-aarch64" ;;
 	ppc64le) echo "powerpc64le-linux-gnu-gcc -static, qemu-ppc64le" ;;
 	esac

@@ -172,9 +172,46 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 	return lfht_bucket_in_(orders, hash & (size - 1));
 }
 
+/*
+ * Tagged links. On 64-bit builds (unless LFHT_UNTAGGED_LINKS, the build
+ * option tagged_links=false) the top 16 bits of a next word hold the top
+ * 16 bits of the reverse hash of the node it points at, all ones at the
+ * end of the list: a walk learns that the next node sorts after its key
+ * without loading it. Linux keeps user addresses below 2^48 on x86-64,
+ * aarch64 and ppc64le unless a program maps memory above on purpose; the
+ * library refuses a node or bucket table above (lfht/table.c,
+ * lfht/buckets.c). A word's tag is exact in the list and never larger than
+ * its node's anywhere, so a pointer without a tag (0) is always safe.
+ */
+#if LFHT_LONG_BITS_ == 64 && !defined(LFHT_UNTAGGED_LINKS)
+#define LFHT_TAG_MASK_ (~(uintptr_t)0 << 48)
+#else
+#define LFHT_TAG_MASK_ ((uintptr_t)0)
+#endif
+/* The word at the end of the list, flags aside: no node, the largest tag. */
+#define LFHT_END_ LFHT_TAG_MASK_
+
+static inline uintptr_t lfht_tag_(unsigned long reverse_hash)
+{
+	return (uintptr_t)reverse_hash & LFHT_TAG_MASK_;
+}
+
+/* A link to node (NULL: the end), without flags. */
+static inline uintptr_t lfht_link_(const struct cds_lfht_node *node)
+{
+	return node ? (uintptr_t)node | lfht_tag_(node->reverse_hash) : LFHT_END_;
+}
+
 static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
 {
-	return (struct cds_lfht_node *)(word & ~(uintptr_t)LFHT_FLAGS_);
+	return (struct cds_lfht_node *)(word & ~(LFHT_TAG_MASK_ | (uintptr_t)LFHT_FLAGS_));
+}
+
+/* Whether the node word links to sorts after reverse_hash, read from the
+ * tag alone (false when the tag cannot tell). */
+static inline int lfht_tag_after_(uintptr_t word, unsigned long reverse_hash)
+{
+	return (word & LFHT_TAG_MASK_) > lfht_tag_(reverse_hash);
 }
 
 /*
@@ -204,30 +241,36 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
 #endif
 
 /*
- * The walk shared by lookups and cds_lfht_next_duplicate(): from node on,
- * the first live node whose reverse hash is reverse_hash and which match
- * accepts. It stops at the first node, of any kind, whose reverse hash is
- * larger: the list is sorted, so the walk never leaves the key's run.
+ * The walk shared by lookups and cds_lfht_next_duplicate(): from the node
+ * that word links to on, the first live node whose reverse hash is
+ * reverse_hash and which match accepts. It stops at the first node, of any
+ * kind, whose reverse hash is larger, without loading it when the link's
+ * tag tells: the list is sorted, so the walk never leaves the key's run.
  */
-static inline void lfht_find_from_(struct cds_lfht_node *node, unsigned long reverse_hash,
+static inline void lfht_find_from_(uintptr_t word, unsigned long reverse_hash,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
+	struct cds_lfht_node *node;
 	uintptr_t next = 0;
 
-	for (; node != NULL; node = lfht_ptr_(next)) {
+	for (;; word = next) {
+		node = lfht_ptr_(word);
+		if (node == NULL || lfht_tag_after_(word, reverse_hash))
+			break;
 		LFHT_VISIT_HOOK_();
-		if (node->reverse_hash > reverse_hash) {
-			node = NULL;
+		if (node->reverse_hash > reverse_hash)
 			break;
-		}
 		if (lfht_load_next_(node, &next) && node->reverse_hash == reverse_hash &&
-		    match(node, key))
-			break;
+		    match(node, key)) {
+			iter->node = node;
+			iter->next = lfht_ptr_(next);
+			return;
+		}
 		LFHT_WALK_MUTANT_(next);
 	}
-	iter->node = node;
-	iter->next = node ? lfht_ptr_(next) : NULL;
+	iter->node = NULL;
+	iter->next = NULL;
 }
 
 /* The lookup, inline so that the compiler can inline match. */
@@ -239,7 +282,7 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 
 	(void)lfht_load_next_(lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash),
 			      &first);
-	lfht_find_from_(lfht_ptr_(first), lfht_reverse_bits_(hash), match, key, iter);
+	lfht_find_from_(first, lfht_reverse_bits_(hash), match, key, iter);
 }
 
 /* Lookups in flight at once in lfht_lookup_batch_inline_(). */
@@ -255,27 +298,27 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 				       const unsigned long *hashes, cds_lfht_match_fct match,
 				       const void *const *keys, struct cds_lfht_iter *iters)
 {
-	struct cds_lfht_node *cur[LFHT_BATCH_WINDOW_];
+	uintptr_t cur[LFHT_BATCH_WINDOW_];
 	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 	unsigned long walking = 0;
 	uintptr_t next;
 	size_t k;
 
 	for (k = 0; k < m; k++) {
-		(void)lfht_load_next_(buckets[k], &next);
-		cur[k] = lfht_ptr_(next);
-		__builtin_prefetch(cur[k]);
+		(void)lfht_load_next_(buckets[k], &cur[k]);
+		__builtin_prefetch(lfht_ptr_(cur[k]));
 		reverse_hashes[k] = lfht_reverse_bits_(hashes[k]);
 		walking |= 1UL << k;
 	}
 	while (walking) {
 		for (k = 0; k < m; k++) {
-			struct cds_lfht_node *node = cur[k];
+			struct cds_lfht_node *node = lfht_ptr_(cur[k]);
 			unsigned long reverse_hash = reverse_hashes[k];
 
 			if (!(walking & (1UL << k)))
 				continue;
-			if (node == NULL || node->reverse_hash > reverse_hash) {
+			if (node == NULL || lfht_tag_after_(cur[k], reverse_hash) ||
+			    node->reverse_hash > reverse_hash) {
 				iters[k].node = NULL;
 				iters[k].next = NULL;
 				walking &= ~(1UL << k);
@@ -288,8 +331,8 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 				walking &= ~(1UL << k);
 				continue;
 			}
-			cur[k] = lfht_ptr_(next);
-			__builtin_prefetch(cur[k]);
+			cur[k] = next;
+			__builtin_prefetch(lfht_ptr_(next));
 		}
 	}
 }
