@@ -15,8 +15,9 @@
  * - no removed node is reachable (each del and replace unlinks what it
  *   removed before it returns);
  * - with CDS_LFHT_ACCOUNTING, the split counters add up to the nodes met;
- * - every link's tag is its node's (<lfht/lfht-inline.h>), the end's all
- *   ones (checked last: a broken order or a lost bucket breaks tags too).
+ * - every link's tag is that of its holder and its node
+ *   (<lfht/lfht-inline.h>), checked last: a broken order or a lost bucket
+ *   breaks tags too.
  * A broken invariant prints "lfht: invariant: <what>" and aborts.
  *
  * Also holds the switch of the history checker's mutants (lfht/mutant.h):
@@ -107,7 +108,8 @@ static void check_tags(struct cds_lfht *ht)
 	for (;;) {
 		struct cds_lfht_node *node = lfht_ptr_(word);
 
-		if ((word & LFHT_TAG_MASK_) != (lfht_link_(node) & LFHT_TAG_MASK_))
+		if ((word & LFHT_TAG_MASK_) != (lfht_link_(holder->reverse_hash, node) &
+						LFHT_TAG_MASK_))
 			check_failed(holder, "a link's tag is not the reverse hash of the "
 				     "node it links to");
 		if (!node)

@@ -90,7 +90,8 @@ void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 	/* The key's run only: the walk stops at the first larger reverse
 	 * hash, bucket and removed nodes included. */
 	if (iter->node)
-		lfht_find_from_((uintptr_t)iter->next, iter->node->reverse_hash, match, key, iter);
+		lfht_find_from_((uintptr_t)iter->next, iter->node->reverse_hash,
+				iter->node->reverse_hash, match, key, iter);
 	lfht_call_end(ht);
 }
 

@@ -18,9 +18,10 @@
  * - an update becomes visible by one commit, list_commit(): a seq_cst CAS
  *   between two full barriers, after the node's own fields are written;
  *   a bucket node is linked by a release CAS;
- * - a link's tag (<lfht/lfht-inline.h>) is its node's: every link written
- *   is lfht_link_() of its node, or a copy of a link read from the list
- *   (a node's reverse hash never changes while it is linked).
+ * - a link's tag (<lfht/lfht-inline.h>) is that of its holder and its
+ *   node: every link written is lfht_link_() from the node that will hold
+ *   it, or a replaced node's word moved to its replacement (the same
+ *   reverse hash); reverse hashes never change while a node is linked.
  *
  * Calls lfht_view_bucket_() (<lfht/lfht-inline.h>) for the start bucket
  * of a hash, which is always linked: resize.c stores the size after
@@ -117,8 +118,11 @@ static void cursor_restart(struct list_cursor *c)
  * prev_word holds the word seen. */
 static void help_unlink(struct list_cursor *c)
 {
-	/* cur's link to its successor, tag included, with prev's own flag. */
-	uintptr_t desired = (c->cur_word & ~(uintptr_t)LFHT_FLAGS_) | (c->prev_word & LFHT_BUCKET_);
+	/* A link to cur's successor, tagged from prev, with prev's flag.
+	 * The successor's reverse hash is read through cur's word, acquired
+	 * by cursor_settle(). */
+	uintptr_t desired = lfht_link_(c->prev->reverse_hash, lfht_ptr_(c->cur_word)) |
+			    (c->prev_word & LFHT_BUCKET_);
 
 	lfht_assert(!lfht_is_removed(c->prev_word) && lfht_ptr_(c->prev_word) == c->cur &&
 		    lfht_is_removed(c->cur_word),
@@ -179,12 +183,11 @@ static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 	lfht_assert(c->prev->reverse_hash <= node->reverse_hash &&
 		    (!c->cur || c->cur->reverse_hash > node->reverse_hash),
 		    "list.c: a node is linked after the last node of reverse hash <= its own");
-	/* Relaxed: published by the commit. prev's link to cur, tag
-	 * included, without prev's flags. */
-	rcu_atomic_store(&node->next, c->prev_word & ~(uintptr_t)LFHT_FLAGS_,
+	/* Relaxed: published by the commit. */
+	rcu_atomic_store(&node->next, lfht_link_(node->reverse_hash, c->cur),
 			 memory_order_relaxed);
 	if (list_commit(&c->prev->next, &c->prev_word,
-			lfht_link_(node) | (c->prev_word & LFHT_BUCKET_)))
+			lfht_link_(c->prev->reverse_hash, node) | (c->prev_word & LFHT_BUCKET_)))
 		return true;
 	cursor_settle(c);
 	return false;
@@ -209,7 +212,8 @@ static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
 	 * release sequence), so the successor's fields are visible to it. */
 	rcu_atomic_store(&new_node->next, *old_word, memory_order_relaxed);
 	return list_commit(&old->next, old_word,
-			   lfht_link_(new_node) | LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_);
+			   lfht_link_(old->reverse_hash, new_node) | LFHT_REMOVED_ |
+			   LFHT_REMOVAL_OWNER_);
 }
 
 /* Returns once no removed node with reverse hash <= that of hash is
@@ -338,14 +342,15 @@ void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
 			    "reverse hash, before regular nodes of its own");
 		/* Relaxed: published by the release CAS below. */
 		rcu_atomic_store(&bucket->next,
-				 (c.prev_word & ~(uintptr_t)LFHT_FLAGS_) | LFHT_BUCKET_,
+				 lfht_link_(bucket->reverse_hash, c.cur) | LFHT_BUCKET_,
 				 memory_order_relaxed);
 		/* Release: publishes the bucket's fields; pairs with the acquire
 		 * ->next loads of traversals (lfht_load_next_() in lfht-inline.h, the
 		 * cursor). Acquire on failure: pairs with the CAS that changed
 		 * prev's word, as in cursor_restart(). */
 		if (rcu_atomic_cas(&c.prev->next, &c.prev_word,
-				   lfht_link_(bucket) | (c.prev_word & LFHT_BUCKET_),
+				   lfht_link_(c.prev->reverse_hash, bucket) |
+				   (c.prev_word & LFHT_BUCKET_),
 				   memory_order_release, memory_order_acquire))
 			return;
 		cursor_settle(&c);

@@ -131,7 +131,7 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht->flags = flags;
 	ht->bucket0.reverse_hash = 0;
 	/* Relaxed: nothing else sees the table yet. */
-	rcu_atomic_store(&ht->bucket0.next, LFHT_END_ | LFHT_BUCKET_, memory_order_relaxed);
+	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
 	if (lfht_orders_init(ht, init_size) ||
 	    ((flags & CDS_LFHT_ACCOUNTING) && lfht_counters_create(ht)) ||

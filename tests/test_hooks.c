@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"
+#include "../lfht/internal.h"
 
 #include <signal.h>
 #include <string.h>
@@ -56,6 +57,80 @@ START_TEST(duplicate_walk_visits_only_the_keys_run)
 	ck_assert_uint_le(visits, 3);
 	ck_assert_uint_ge(visits, 2);
 	test_empty_and_destroy(ht);
+}
+END_TEST
+
+/* ---- loads per lookup ----------------------------------------------------- */
+
+#define LOAD_KEYS (1UL << 16)
+
+/* Average nodes loaded by the lookups of keys [from, to), one load more
+ * each for the bucket node's word. */
+static double loads_per_lookup(struct cds_lfht *ht, uint64_t from, uint64_t to,
+			       unsigned long *found)
+{
+	unsigned long visits;
+
+	*found = 0;
+	rcu_read_lock();
+	lfht_test_visits_ = 0;
+	/* The library's lookup (lfht/iter.c), whose walk the hook counts. */
+	for (uint64_t k = from; k < to; k++) {
+		struct cds_lfht_iter iter;
+
+		lfht_lookup(ht, test_hash(k), test_match, &k, &iter);
+		*found += cds_lfht_iter_get_node(&iter) != NULL;
+	}
+	visits = lfht_test_visits_;
+	rcu_read_unlock();
+	return 1.0 + (double)visits / (double)(to - from);
+}
+
+/*
+ * Keys [0, LOAD_KEYS) in a table of LOAD_KEYS / nodes_per_bucket buckets:
+ * the nodes loaded per hit (keys present) and per miss (keys absent), the
+ * bucket's word counted as one. Tagged links settle a miss at the link to
+ * the first larger node, so a miss loads only the nodes of its bucket
+ * that sort before it, about nodes_per_bucket / 2; a hit also loads
+ * itself. Plain links load the node that ends the walk as well.
+ */
+static void count_loads(unsigned long nodes_per_bucket, double *hit, double *miss)
+{
+	struct cds_lfht *ht = cds_lfht_new(LOAD_KEYS / nodes_per_bucket, 1, 0, 0, NULL);
+	unsigned long found;
+
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, LOAD_KEYS);
+	*hit = loads_per_lookup(ht, 0, LOAD_KEYS, &found);
+	ck_assert_uint_eq(found, LOAD_KEYS);
+	*miss = loads_per_lookup(ht, LOAD_KEYS, 2 * LOAD_KEYS, &found);
+	ck_assert_uint_eq(found, 0);
+	fprintf(stderr, "[%s] %lu nodes per bucket (%s links): %.2f loads per hit, "
+		"%.2f per miss, %.2f at 50%% hits\n", TEST_FLAVOUR_NAME, nodes_per_bucket,
+		LFHT_TAG_MASK_ ? "tagged" : "plain", *hit, *miss, (*hit + *miss) / 2);
+	test_empty_and_destroy(ht);
+}
+
+START_TEST(lookups_load_the_nodes_before_the_key_only)
+{
+	double hit1, miss1, hit4, miss4;
+
+	count_loads(1, &hit1, &miss1);
+	count_loads(4, &hit4, &miss4);
+	/* A hit loads its bucket, the nodes of its bucket before it (half
+	 * of the others, about nodes_per_bucket of them) and itself. */
+	ck_assert_double_ge(hit1, 2.0);
+	ck_assert_double_le(hit1, 2.0 + 0.5 + 0.1);
+	ck_assert_double_le(hit4, 2.0 + 2.0 + 0.1);
+	if (LFHT_TAG_MASK_) {
+		/* A miss loads no node after its key: its bucket and the
+		 * nodes of the bucket that sort before it. */
+		ck_assert_double_le(miss1, 1.0 + 0.5 + 0.1);
+		ck_assert_double_le(miss4, 1.0 + 2.0 + 0.1);
+	} else {
+		/* Plain links: the node that ends the walk is loaded too. */
+		ck_assert_double_ge(miss1, 2.0);
+	}
 }
 END_TEST
 
@@ -295,6 +370,7 @@ int main(void)
 	Suite *s = suite_create("hooks-" TEST_FLAVOUR_NAME);
 
 	TEST_ADD(s, duplicate_walk_visits_only_the_keys_run, 30);
+	TEST_ADD(s, lookups_load_the_nodes_before_the_key_only, 60);
 	TEST_ADD(s, fork_with_worker_idle_child_grows_shrinks_destroys, 120);
 	TEST_ADD(s, fork_with_worker_mid_grow_child_grows_shrinks_destroys, 120);
 	TEST_ADD(s, fork_with_worker_mid_shrink_child_grows_shrinks_destroys, 120);

@@ -174,32 +174,85 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 
 /*
  * Tagged links. On 64-bit builds (unless LFHT_UNTAGGED_LINKS, the build
- * option tagged_links=false) the top 16 bits of a next word hold the top
- * 16 bits of the reverse hash of the node it points at, all ones at the
- * end of the list: a walk learns that the next node sorts after its key
- * without loading it. Linux keeps user addresses below 2^48 on x86-64,
- * aarch64 and ppc64le unless a program maps memory above on purpose; the
- * library refuses a node or bucket table above (lfht/table.c,
- * lfht/buckets.c). A word's tag is exact in the list and never larger than
- * its node's anywhere, so a pointer without a tag (0) is always safe.
+ * option tagged_links=false) the top 16 bits of a next word say where the
+ * reverse hash of the node it links to (S) leaves that of the word's
+ * holder (H): d + 1 in the top 6 bits, where S and H share their top d
+ * bits and S has the next one set (the list is sorted: H < S), then the
+ * 10 bits of S that follow it. A walk that knows H and its key K learns
+ * that S sorts after K without loading S: the tag gives S's top d + 11
+ * bits. A tag of 0 tells nothing (H == S, or d == 63, or a pointer
+ * without a tag, as in an iterator), and is always safe.
+ *
+ * Linux keeps user addresses below 2^48 on x86-64, aarch64 and ppc64le
+ * unless a program maps memory above on purpose; the library refuses a
+ * node or bucket table above (lfht/table.c, lfht/buckets.c).
  */
 #if LFHT_LONG_BITS_ == 64 && !defined(LFHT_UNTAGGED_LINKS)
-#define LFHT_TAG_MASK_ (~(uintptr_t)0 << 48)
+#define LFHT_TAG_SHIFT_ 48
+#define LFHT_TAG_MASK_ (~(uintptr_t)0 << LFHT_TAG_SHIFT_)
 #else
+#define LFHT_TAG_SHIFT_ 0
 #define LFHT_TAG_MASK_ ((uintptr_t)0)
 #endif
-/* The word at the end of the list, flags aside: no node, the largest tag. */
-#define LFHT_END_ LFHT_TAG_MASK_
 
-static inline uintptr_t lfht_tag_(unsigned long reverse_hash)
+#if LFHT_TAG_SHIFT_
+/* The tag of a link from a holder of reverse hash holder to a node of
+ * reverse hash node (>= holder), already shifted into place. */
+static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
 {
-	return (uintptr_t)reverse_hash & LFHT_TAG_MASK_;
+	unsigned long diff = holder ^ node;
+	unsigned d;
+
+	if (!diff)
+		return 0;
+	d = (unsigned)__builtin_clzl(diff);
+	if (d == 63)
+		return 0;
+	/* d + 1 above the 10 bits of node after its differing bit. */
+	return (uintptr_t)(((unsigned long)(d + 1) << 10) | ((node << (d + 1)) >> 54))
+	       << LFHT_TAG_SHIFT_;
 }
 
-/* A link to node (NULL: the end), without flags. */
-static inline uintptr_t lfht_link_(const struct cds_lfht_node *node)
+/*
+ * Whether the node that word links to sorts after reverse hash key, read
+ * from the tag alone (0 when the tag cannot tell); holder is the reverse
+ * hash of the node holding word. With d and the 10 bits b from the tag:
+ * S shares H's top d bits, so if K does too, S > K as soon as S's next 11
+ * bits, 1 then b, exceed K's.
+ */
+static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
 {
-	return node ? (uintptr_t)node | lfht_tag_(node->reverse_hash) : LFHT_END_;
+	unsigned long tag = (unsigned long)(word >> LFHT_TAG_SHIFT_);
+	unsigned d;
+
+	if (!(tag >> 10))
+		return 0;
+	d = (unsigned)(tag >> 10) - 1;
+	return ((holder ^ key) >> (63 - d) >> 1) == 0 &&
+	       ((tag & 0x3ffUL) | 0x400UL) > ((key << d) >> 53);
+}
+#else
+static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
+{
+	(void)holder;
+	(void)node;
+	return 0;
+}
+
+static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
+{
+	(void)word;
+	(void)holder;
+	(void)key;
+	return 0;
+}
+#endif
+
+/* The link from a holder of reverse hash holder to node (NULL: the end),
+ * without flags. */
+static inline uintptr_t lfht_link_(unsigned long holder, const struct cds_lfht_node *node)
+{
+	return node ? (uintptr_t)node | lfht_tag_(holder, node->reverse_hash) : 0;
 }
 
 static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
@@ -207,12 +260,6 @@ static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
 	return (struct cds_lfht_node *)(word & ~(LFHT_TAG_MASK_ | (uintptr_t)LFHT_FLAGS_));
 }
 
-/* Whether the node word links to sorts after reverse_hash, read from the
- * tag alone (false when the tag cannot tell). */
-static inline int lfht_tag_after_(uintptr_t word, unsigned long reverse_hash)
-{
-	return (word & LFHT_TAG_MASK_) > lfht_tag_(reverse_hash);
-}
 
 /*
  * The step of every read walk: loads node's next word into *next and
@@ -242,27 +289,28 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
 
 /*
  * The walk shared by lookups and cds_lfht_next_duplicate(): from the node
- * that word links to on, the first live node whose reverse hash is
+ * that word links to on (word held by a node of reverse hash holder), the
+ * first live node whose reverse hash is
  * reverse_hash and which match accepts. It stops at the first node, of any
  * kind, whose reverse hash is larger, without loading it when the link's
  * tag tells: the list is sorted, so the walk never leaves the key's run.
  */
-static inline void lfht_find_from_(uintptr_t word, unsigned long reverse_hash,
-				   cds_lfht_match_fct match, const void *key,
-				   struct cds_lfht_iter *iter)
+static inline void lfht_find_from_(uintptr_t word, unsigned long holder,
+				   unsigned long reverse_hash, cds_lfht_match_fct match,
+				   const void *key, struct cds_lfht_iter *iter)
 {
 	struct cds_lfht_node *node;
 	uintptr_t next = 0;
 
 	for (;; word = next) {
 		node = lfht_ptr_(word);
-		if (node == NULL || lfht_tag_after_(word, reverse_hash))
+		if (node == NULL || lfht_tag_after_(word, holder, reverse_hash))
 			break;
 		LFHT_VISIT_HOOK_();
-		if (node->reverse_hash > reverse_hash)
+		holder = node->reverse_hash;
+		if (holder > reverse_hash)
 			break;
-		if (lfht_load_next_(node, &next) && node->reverse_hash == reverse_hash &&
-		    match(node, key)) {
+		if (lfht_load_next_(node, &next) && holder == reverse_hash && match(node, key)) {
 			iter->node = node;
 			iter->next = lfht_ptr_(next);
 			return;
@@ -278,11 +326,12 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 				       cds_lfht_match_fct match, const void *key,
 				       struct cds_lfht_iter *iter)
 {
+	struct cds_lfht_node *bucket =
+		lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash);
 	uintptr_t first;
 
-	(void)lfht_load_next_(lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash),
-			      &first);
-	lfht_find_from_(first, lfht_reverse_bits_(hash), match, key, iter);
+	(void)lfht_load_next_(bucket, &first);
+	lfht_find_from_(first, bucket->reverse_hash, lfht_reverse_bits_(hash), match, key, iter);
 }
 
 /* Lookups in flight at once in lfht_lookup_batch_inline_(). */
@@ -299,6 +348,7 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 				       const void *const *keys, struct cds_lfht_iter *iters)
 {
 	uintptr_t cur[LFHT_BATCH_WINDOW_];
+	unsigned long holders[LFHT_BATCH_WINDOW_];
 	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 	unsigned long walking = 0;
 	uintptr_t next;
@@ -306,6 +356,7 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 
 	for (k = 0; k < m; k++) {
 		(void)lfht_load_next_(buckets[k], &cur[k]);
+		holders[k] = buckets[k]->reverse_hash;
 		__builtin_prefetch(lfht_ptr_(cur[k]));
 		reverse_hashes[k] = lfht_reverse_bits_(hashes[k]);
 		walking |= 1UL << k;
@@ -317,7 +368,7 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 
 			if (!(walking & (1UL << k)))
 				continue;
-			if (node == NULL || lfht_tag_after_(cur[k], reverse_hash) ||
+			if (node == NULL || lfht_tag_after_(cur[k], holders[k], reverse_hash) ||
 			    node->reverse_hash > reverse_hash) {
 				iters[k].node = NULL;
 				iters[k].next = NULL;
@@ -332,6 +383,7 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 				continue;
 			}
 			cur[k] = next;
+			holders[k] = node->reverse_hash;
 			__builtin_prefetch(lfht_ptr_(next));
 		}
 	}
