@@ -177,6 +177,41 @@ START_TEST(per_table_allocator_serves_its_table_only)
 }
 END_TEST
 
+/* An allocator whose first block lies above 2^48 (never dereferenced:
+ * the table refuses it before use and frees it). */
+#define HIGH_BLOCK ((void *)(uintptr_t)(1ULL << 50))
+static _Atomic(long) high_allocs, high_frees;
+
+static void *high_zalloc(size_t size, void *ctx)
+{
+	(void)ctx;
+	if (rcu_atomic_add(&high_allocs, 1, memory_order_relaxed) == 0)
+		return HIGH_BLOCK;
+	return calloc(1, size);
+}
+
+static void high_free(void *ptr, size_t size, void *ctx)
+{
+	(void)size;
+	(void)ctx;
+	rcu_atomic_add(&high_frees, 1, memory_order_relaxed);
+	if (ptr != HIGH_BLOCK)
+		free(ptr);
+}
+
+/* Tagged links cannot hold memory above 2^48: new refuses it, ENOMEM. */
+START_TEST(new_refuses_memory_above_2_48_with_enomem)
+{
+	const struct lfht_allocator high = { high_zalloc, high_free, NULL };
+
+	errno = 0;
+	ck_assert_ptr_null(lfht_new_with_allocator(1, 1, 0, 0, NULL, &high));
+	ck_assert_int_eq(errno, ENOMEM);
+	ck_assert_int_eq(rcu_atomic_load(&high_allocs, memory_order_relaxed), 1);
+	ck_assert_int_eq(rcu_atomic_load(&high_frees, memory_order_relaxed), 1);
+}
+END_TEST
+
 START_TEST(resize_with_failing_allocator_keeps_table_usable_then_reaches_size)
 {
 	struct cds_lfht *ht;
@@ -276,6 +311,8 @@ int main(void)
 	TEST_ADD(s, empty_table_heap_cost_with_accounting_is_reported, 30);
 	TEST_ADD(s, table_frees_all_its_memory_after_use, 60);
 	TEST_ADD(s, per_table_allocator_serves_its_table_only, 60);
+	if (LFHT_TAG_MASK_)
+		TEST_ADD(s, new_refuses_memory_above_2_48_with_enomem, 30);
 	TEST_ADD(s, resize_with_failing_allocator_keeps_table_usable_then_reaches_size, 60);
 	TEST_ADD(s, auto_resize_with_failing_allocator_keeps_all_keys, 60);
 	TEST_ADD(s, destroy_waits_for_the_frees_a_grow_deferred, 30);

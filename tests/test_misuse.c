@@ -531,6 +531,42 @@ START_TEST(each_misuse_aborts_naming_the_call_and_the_rule)
 }
 END_TEST
 
+/* ---- nodes that no link can hold ---------------------------------------- */
+
+/* An address above 2^48, where tagged links keep their tags; never
+ * dereferenced: the entry points refuse it first. */
+#define HIGH_NODE ((struct cds_lfht_node *)(uintptr_t)(1ULL << 50))
+
+static void add_high_node(void)
+{
+	setup();
+	rcu_read_lock();
+	cds_lfht_add(table, test_hash(99), HIGH_NODE);
+	rcu_read_unlock();
+}
+
+static void replace_by_high_node(void)
+{
+	struct cds_lfht_iter iter;
+
+	setup();
+	rcu_read_lock();
+	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
+	(void)cds_lfht_replace(table, &iter, test_hash(3), test_match, &key3, HIGH_NODE);
+	rcu_read_unlock();
+}
+
+#define ABOVE "the node lies above 2^48, where a link keeps its tag " \
+	"(build lfht with -Dtagged_links=false)"
+
+/* In every build with tagged links, not only with debug checks. */
+START_TEST(a_node_above_2_48_aborts_naming_the_call)
+{
+	expect_abort(add_high_node, "lfht: cds_lfht_add: " ABOVE);
+	expect_abort(replace_by_high_node, "lfht: cds_lfht_replace: " ABOVE);
+}
+END_TEST
+
 /* ---- the invariant checker ------------------------------------------------ */
 
 /* Registered, outside: a table of size 4 (no auto-resize), NR_KEYS keys. */
@@ -590,6 +626,17 @@ static void unlink_a_bucket(void)
 	lfht_check_invariants_(ht);
 }
 
+/* Bucket 0's link with its tag turned upside down. */
+static void spoil_a_tag(void)
+{
+	struct cds_lfht *ht = quiet_table();
+
+	rcu_atomic_store(&ht->bucket0.next,
+			 rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed) ^ LFHT_TAG_MASK_,
+			 memory_order_relaxed);
+	lfht_check_invariants_(ht);
+}
+
 /* A node marked removed and left linked. */
 static void leave_a_removed_node_linked(void)
 {
@@ -618,6 +665,13 @@ START_TEST(checker_aborts_on_a_bucket_unlinked_by_hand)
 }
 END_TEST
 
+START_TEST(checker_aborts_on_a_link_with_a_wrong_tag)
+{
+	expect_abort(spoil_a_tag, "lfht: invariant: a link's tag is not the reverse hash "
+		     "of the node it links to");
+}
+END_TEST
+
 START_TEST(checker_aborts_on_a_removed_node_left_linked)
 {
 	expect_abort(leave_a_removed_node_linked,
@@ -633,6 +687,13 @@ int main(void)
 	TEST_ADD(s, checker_aborts_on_a_list_out_of_order, 30);
 	TEST_ADD(s, checker_aborts_on_a_bucket_unlinked_by_hand, 30);
 	TEST_ADD(s, checker_aborts_on_a_removed_node_left_linked, 30);
+	if (LFHT_TAG_MASK_) {
+		TEST_ADD(s, checker_aborts_on_a_link_with_a_wrong_tag, 30);
+		TEST_ADD(s, a_node_above_2_48_aborts_naming_the_call, 30);
+	} else {
+		fprintf(stderr, "[%s] links are plain pointers in this build: the tests "
+			"of tags are left out\n", TEST_FLAVOUR_NAME);
+	}
 	if (!TEST_DEBUG_CHECKS) {
 		fprintf(stderr, "[%s] debug checks are off in this build: the misuse tests "
 			"are left out\n", TEST_FLAVOUR_NAME);
