@@ -26,8 +26,15 @@
  * one atomic step; steps interleave sequentially consistently: the
  * acquire/release pairing of docs/memory-ordering.md ("Traversals",
  * "Commits") is what makes a real execution look like one of these, and
- * is not checked here. A next word is succ * 8 | flags, the flags of the
- * code (REMOVED 1, BUCKET 2, REMOVAL_OWNER 4). Hashes are 2 bits; the
+ * is not checked here. A next word is tag * 64 | succ * 8 | flags, the
+ * flags of the code (REMOVED 1, BUCKET 2, REMOVAL_OWNER 4). The tag
+ * stands for the code's tagged link (lfht_link_(), lfht_tag_after_()):
+ * the successor's reverse hash + 1, written by every step that writes a
+ * link (0 at the end); the lookup stops without loading a successor whose
+ * tag exceeds its key's. The code's tag is relative to the word's holder
+ * and decodes to a prefix of the successor's reverse hash, a lower bound
+ * of it from any holder at or before the real one: this abstraction keeps
+ * what the walk relies on, that a tag never overstates its node. Hashes are 2 bits; the
  * table has 1 or 2 buckets: bucket 0 is node 1 (reverse hash 0), bucket 1
  * is node 2 (reverse hash 2). A node's reverse hash and key are written
  * before it is published and never change; match() compares hashes. A
@@ -63,6 +70,10 @@
  * unlinker is done; nobody dereferences a freed node.
  *
  * Mutants (each must be refuted):
+ *   MUTANT_REPLACE_KEEPS_TAG  (REPLACE) replace_commit keeps the tag of
+ *                             the old word (old's successor's) on the link
+ *                             to the new node: the lookup of the key stops
+ *                             at the replaced node and misses it;
  *   MUTANT_UNIQUE_NO_RECHECK  (INSERT) after a failed link CAS, link again
  *                             at once before the new successor: two nodes
  *                             of one key;
@@ -84,10 +95,20 @@
 #define REMOVED	1
 #define BUCKET	2
 #define OWNER	4
-#define PTR(x)		((x) >> 3)
-#define MK(n, f)	(((n) << 3) | (f))
+#define PTR(x)		(((x) >> 3) & 7)
+/* A link's tag: what the walk learns of its node without loading it,
+ * abstracted as the node's reverse hash + 1 (0: none, at the end). */
+#define TAG(x)		((x) >> 6)
+#define TAGOF(n)	((rh[n] + 1) * ((n) != 0))
+#define MK(n, f)	((TAGOF(n) << 6) | ((n) << 3) | (f))
 #define IS_REM(x)	(((x) & REMOVED) != 0)
 #define IS_BKT(x)	(((x) & BUCKET) != 0)
+/* replace_commit()'s word for old, seen as ow: new, REMOVED, OWNER. */
+#ifdef MUTANT_REPLACE_KEEPS_TAG
+#define REPLACED(new, ow)	((TAG(ow) << 6) | ((new) << 3) | REMOVED | OWNER)
+#else
+#define REPLACED(new, ow)	MK(new, REMOVED | OWNER)
+#endif
 
 #define DUP	0
 #define UNIQUE	1
@@ -96,7 +117,7 @@
 #define NN	5		/* nodes 1..NN; 0 is NULL */
 #define NT	4		/* threads 0..3: the reader and threads 1..3 */
 
-byte w[NN + 1];			/* each node's next word */
+short w[NN + 1];		/* each node's next word */
 byte hh[NN + 1];		/* each node's hash */
 byte rh[NN + 1];		/* each node's reverse hash */
 bit freed[NN + 1];
@@ -234,7 +255,7 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 		:: !IS_REM(cw) && crh <= REV(h) && mode != DUP && !IS_BKT(cw) &&
 		   crh == REV(h) && mode == REPLACE ->
 			w[node] = cw;		/* relaxed: node is private */
-			cas(cur, cw, MK(node, REMOVED | OWNER), ok);
+			cas(cur, cw, REPLACED(node, cw), ok);
 			if
 			:: ok ->
 				ret = cur;
@@ -349,7 +370,7 @@ inline replace(old, new, prev, cur, pw, cw, crh, sz, st, ok, wd)
 		fi
 #else
 		w[new] = wd;		/* relaxed: new is private */
-		cas(old, wd, MK(new, REMOVED | OWNER), ok);
+		cas(old, wd, REPLACED(new, wd), ok);
 		if
 		:: ok -> break
 		:: else
@@ -387,6 +408,7 @@ inline lookup(h, found, nx, r, sz)
 	:: found = PTR(nx);
 		if
 		:: found == 0 -> break
+		:: found != 0 && TAG(nx) != 0 && TAG(nx) - 1 > REV(h) -> found = 0; break
 		:: else
 		fi;
 		load_word(found, nx, r);
@@ -432,7 +454,7 @@ inline add_bucket(start, b, prev, cur, pw, cw, crh, ok)
 	prev = 0; cur = 0; pw = 0; cw = 0; crh = 0; ok = 0
 }
 
-#define LOCALS	byte prev, cur, pw, cw, crh, sz, st, ok, wd, q, s, ret
+#define LOCALS	byte prev, cur, crh, sz, st, ok, q, s, ret; short pw, cw, wd
 
 /* ---- the scenarios -------------------------------------------------------- */
 
@@ -519,7 +541,8 @@ proctype thread3()
 
 proctype reader()
 {
-	byte found, nx, r, sz;
+	byte found, r, sz;
+	short nx;
 #if defined(SCENARIO_INSERT)
 	done1;
 	read_lock(0);
@@ -579,7 +602,8 @@ inline final_check(n, x, cnt, last, key2)
 
 init
 {
-	byte n, x, cnt, last, key2;
+	byte n, cnt, last, key2;
+	short x;
 
 	atomic {
 #if defined(SCENARIO_INSERT)
@@ -590,18 +614,19 @@ init
 		NODE(4, 1, 0);
 		NODE(5, 3, 0);
 #elif defined(SCENARIO_SHRINK)
+		/* Successors first: a word's tag reads its node's rh. */
 		size = 2;
-		NODE(1, 0, MK(2, BUCKET));
-		NODE(2, 1, MK(3, BUCKET));
-		NODE(3, 3, 0);
 		NODE(4, 1, 0);
+		NODE(3, 3, 0);
+		NODE(2, 1, MK(3, BUCKET));
+		NODE(1, 0, MK(2, BUCKET));
 #else
 		size = 1;
-		NODE(1, 0, MK(2, BUCKET));
-		NODE(2, 2, MK(3, 0));	/* a */
-		NODE(3, 3, 0);		/* b */
-		NODE(4, 2, 0);		/* c */
 		NODE(5, 2, 0);		/* d */
+		NODE(4, 2, 0);		/* c */
+		NODE(3, 3, 0);		/* b */
+		NODE(2, 2, MK(3, 0));	/* a */
+		NODE(1, 0, MK(2, BUCKET));
 		/* The threads that del or replace a node found it by a lookup
 		 * in the section they are still in when they start. */
 		sec[1] = 1;
