@@ -23,10 +23,15 @@
  *                   (176-185)
  *
  * Abstractions. Every load, store and CAS of a next word (or of size) is
- * one atomic step; steps interleave sequentially consistently: the
- * acquire/release pairing of docs/memory-ordering.md ("Traversals",
- * "Commits") is what makes a real execution look like one of these, and
- * is not checked here. A next word is tag * 64 | succ * 8 | flags, the
+ * one atomic step; steps interleave sequentially consistently, except the
+ * relaxed stores an update makes to the next word of a node it has not
+ * published yet (the new node of an add or a replace, a grow's bucket):
+ * those wait in a per-thread buffer until the publishing CAS releases
+ * them, as gp.pml's buffers do, so that relaxing that release is a bug the
+ * model sees (mutants below). Loads stay in program order: the acquire
+ * half of the pairing (docs/memory-ordering.md, "Traversals") is taken as
+ * given, as is the release of help_unlink(), which publishes no store of
+ * its own (it matters for cumulativity on POWER, outside this model). A next word is tag * 64 | succ * 8 | flags, the
  * flags of the code (REMOVED 1, BUCKET 2, REMOVAL_OWNER 4). The tag
  * stands for the code's tagged link (lfht_link_(), lfht_tag_after_()):
  * the successor's reverse hash + 1, written by every step that writes a
@@ -70,6 +75,13 @@
  * unlinker is done; nobody dereferences a freed node.
  *
  * Mutants (each must be refuted):
+ *   MUTANT_RELAXED_COMMIT     (SHRINK) the commit CAS of an add is relaxed
+ *                             (no release, no commit fence before it): the
+ *                             new node's next reaches memory after the
+ *                             link, and a lookup past it misses a key;
+ *   MUTANT_RELAXED_BUCKET_LINK (INSERT) lfht_list_add_bucket()'s CAS is
+ *                             relaxed: the bucket's next reaches memory
+ *                             after the link, and an add from it is lost;
  *   MUTANT_REPLACE_KEEPS_TAG  (REPLACE) replace_commit keeps the tag of
  *                             the old word (old's successor's) on the link
  *                             to the new node: the lookup of the key stops
@@ -143,6 +155,37 @@ inline load_word(n, x, r)
 	}
 }
 
+/*
+ * Weak memory for publication. The stores an update makes to the next word
+ * of a node it has not published yet are relaxed in the code; here such a
+ * store waits in a one-slot buffer of the thread (indexed by _pid) and
+ * reaches memory when the thread's publishing CAS releases it: before the
+ * CAS (the code's release or seq_cst CAS, with commit_fence), or after it
+ * in the mutants that relax that CAS. Other threads read memory only.
+ */
+#define NP	5		/* init, the reader, threads 1..3 */
+byte pend_node[NP];		/* 0: nothing pending */
+short pend_val[NP];
+
+inline flush_pending()
+{
+	atomic {
+		w[pend_node[_pid]] = (pend_node[_pid] != 0 -> pend_val[_pid] : w[pend_node[_pid]]);
+		pend_node[_pid] = 0
+	}
+}
+
+/* A relaxed store to the next word of n, a node this thread has not
+ * published: an older pending store reaches memory first (coherence). */
+inline private_store(n, v)
+{
+	atomic {
+		w[pend_node[_pid]] = (pend_node[_pid] != 0 -> pend_val[_pid] : w[pend_node[_pid]]);
+		pend_node[_pid] = n;
+		pend_val[_pid] = v
+	}
+}
+
 /* compare_exchange on n's next word: ok tells, exp takes the word seen. */
 inline cas(n, exp, new, ok)
 {
@@ -153,6 +196,19 @@ inline cas(n, exp, new, ok)
 		exp = w[n]
 	}
 }
+
+/* The publishing CASes: list_commit() (seq_cst, between commit fences)
+ * and lfht_list_add_bucket()'s release CAS. */
+#ifdef MUTANT_RELAXED_COMMIT
+#define COMMIT_CAS(n, exp, new, ok)	cas(n, exp, new, ok); flush_pending()
+#else
+#define COMMIT_CAS(n, exp, new, ok)	flush_pending(); cas(n, exp, new, ok)
+#endif
+#ifdef MUTANT_RELAXED_BUCKET_LINK
+#define BUCKET_CAS(n, exp, new, ok)	cas(n, exp, new, ok); flush_pending()
+#else
+#define BUCKET_CAS(n, exp, new, ok)	flush_pending(); cas(n, exp, new, ok)
+#endif
 
 inline read_lock(me)
 {
@@ -254,8 +310,8 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 			break
 		:: !IS_REM(cw) && crh <= REV(h) && mode != DUP && !IS_BKT(cw) &&
 		   crh == REV(h) && mode == REPLACE ->
-			w[node] = cw;		/* relaxed: node is private */
-			cas(cur, cw, REPLACED(node, cw), ok);
+			private_store(node, cw);
+			COMMIT_CAS(cur, cw, REPLACED(node, cw), ok);
 			if
 			:: ok ->
 				ret = cur;
@@ -268,13 +324,13 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 			prev = cur;
 			pw = cw
 		:: !IS_REM(cw) && crh > REV(h) ->
-			w[node] = MK(cur, 0);
-			cas(prev, pw, MK(node, pw & BUCKET), ok);
+			private_store(node, MK(cur, 0));
+			COMMIT_CAS(prev, pw, MK(node, pw & BUCKET), ok);
 #ifdef MUTANT_UNIQUE_NO_RECHECK
 			if
 			:: !ok && !IS_REM(pw) ->
-				w[node] = MK(PTR(pw), 0);
-				cas(prev, pw, MK(node, pw & BUCKET), ok)
+				private_store(node, MK(PTR(pw), 0));
+				COMMIT_CAS(prev, pw, MK(node, pw & BUCKET), ok)
 			:: else
 			fi;
 #endif
@@ -285,13 +341,13 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 		fi
 	:: st == 0 && PREV_LIVE(pw) && PTR(pw) == 0 ->
 		cur = 0;
-		w[node] = 0;
-		cas(prev, pw, MK(node, pw & BUCKET), ok);
+		private_store(node, 0);
+		COMMIT_CAS(prev, pw, MK(node, pw & BUCKET), ok);
 #ifdef MUTANT_UNIQUE_NO_RECHECK
 		if
 		:: !ok && !IS_REM(pw) ->
-			w[node] = MK(PTR(pw), 0);
-			cas(prev, pw, MK(node, pw & BUCKET), ok)
+			private_store(node, MK(PTR(pw), 0));
+			COMMIT_CAS(prev, pw, MK(node, pw & BUCKET), ok)
 		:: else
 		fi;
 #endif
@@ -369,8 +425,8 @@ inline replace(old, new, prev, cur, pw, cw, crh, sz, st, ok, wd)
 		:: else
 		fi
 #else
-		w[new] = wd;		/* relaxed: new is private */
-		cas(old, wd, REPLACED(new, wd), ok);
+		private_store(new, wd);
+		COMMIT_CAS(old, wd, REPLACED(new, wd), ok);
 		if
 		:: ok -> break
 		:: else
@@ -442,8 +498,8 @@ inline add_bucket(start, b, prev, cur, pw, cw, crh, ok)
 			fi
 		:: cur != 0 && !IS_REM(cw) && crh < rh[b] -> prev = cur; pw = cw
 		:: cur == 0 || (!IS_REM(cw) && crh >= rh[b]) ->
-			w[b] = MK(cur, BUCKET);		/* relaxed */
-			cas(prev, pw, MK(b, pw & BUCKET), ok);
+			private_store(b, MK(cur, BUCKET));
+			BUCKET_CAS(prev, pw, MK(b, pw & BUCKET), ok);
 			if
 			:: ok -> break
 			:: !ok && IS_REM(pw) -> prev = start; load_word(prev, pw, crh)
