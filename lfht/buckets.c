@@ -57,6 +57,31 @@ static size_t orders_bytes(unsigned cap)
 	       (size_t)cap * sizeof(_Atomic(struct cds_lfht_node *));
 }
 
+unsigned long lfht_bucket_reverse_hash_slow_(struct cds_lfht_view_ *view,
+					     const struct cds_lfht_node *bucket)
+{
+	/* Acquire: as in lfht_bucket_reverse_hash_(): the caller reached
+	 * bucket through a link whose CAS came after the array that holds its
+	 * order was published. */
+	_Atomic(struct cds_lfht_node *) *entries =
+		rcu_atomic_load(&view->orders, memory_order_acquire);
+	const struct lfht_orders_block *block =
+		caa_container_of(entries, struct lfht_orders_block, entries);
+	uintptr_t at = (uintptr_t)bucket;
+
+	for (unsigned j = 0; j < block->cap; j++) {
+		/* Relaxed: published before the link, as the array. */
+		uintptr_t table = (uintptr_t)rcu_atomic_load(&entries[j], memory_order_relaxed);
+
+		if (table && at >= table &&
+		    at < table + lfht_order_len(j) * sizeof(lfht_bucket_word_))
+			return lfht_reverse_bits_(((1UL << j) >> 1) +
+						  (at - table) / sizeof(lfht_bucket_word_));
+	}
+	lfht_invariant_broken("buckets.c: a bucket reached by a walk lies in a table of "
+			      "its orders array");
+}
+
 /* The current block; resize_lock holder or destroyer only. */
 static struct lfht_orders_block *orders_block(struct cds_lfht *ht)
 {
@@ -156,27 +181,23 @@ void lfht_orders_retire(struct cds_lfht *ht, struct lfht_orders_block *replaced)
 struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 {
 	unsigned long len = lfht_order_len(order);
-	unsigned long first = (1UL << order) >> 1;
-	struct cds_lfht_node *table;
+	lfht_bucket_word_ *words;
 
-	if (len > SIZE_MAX / sizeof(*table))
+	if (len > SIZE_MAX / sizeof(*words))
 		return NULL;
-	table = lfht_zalloc(ht, len * sizeof(*table));
-	/* Above 2^48 no link could hold a bucket node (<lfht/lfht-inline.h>,
+	words = lfht_zalloc(ht, len * sizeof(*words));
+	/* Above 2^48 no link could hold a bucket (<lfht/lfht-inline.h>,
 	 * tagged links): refused as a failed allocation. */
-	if (table && ((uintptr_t)(table + len) & LFHT_TAG_MASK_)) {
-		lfht_free(ht, table, len * sizeof(*table));
-		table = NULL;
+	if (words && ((uintptr_t)(words + len) & LFHT_TAG_MASK_)) {
+		lfht_free(ht, words, len * sizeof(*words));
+		words = NULL;
 	}
-	if (!table)
+	if (!words)
 		return NULL;
-	for (unsigned long i = 0; i < len; i++) {
-		table[i].reverse_hash = lfht_reverse_bits_(first + i);
-		/* Relaxed: published by the CAS that links the node. */
-		rcu_atomic_store(&table[i].next, (uintptr_t)LFHT_BUCKET_,
-				 memory_order_relaxed);
-	}
-	return table;
+	for (unsigned long i = 0; i < len; i++)
+		/* Relaxed: published by the CAS that links the bucket. */
+		rcu_atomic_store(&words[i], (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
+	return (struct cds_lfht_node *)(void *)words;
 }
 
 void lfht_order_publish(struct cds_lfht *ht, unsigned order, struct cds_lfht_node *table)
@@ -209,7 +230,7 @@ static void order_free(struct cds_lfht *ht, struct lfht_orders_block *block, uns
 	if (order == 0 || !table)
 		return;
 	rcu_atomic_store(&block->entries[order], NULL, memory_order_relaxed);
-	lfht_free(ht, table, lfht_order_len(order) * sizeof(*table));
+	lfht_free(ht, table, lfht_order_len(order) * sizeof(lfht_bucket_word_));
 }
 
 bool lfht_orders_unused(struct cds_lfht *ht)

@@ -34,55 +34,67 @@
 
 void lfht_check_invariants_(struct cds_lfht *ht);
 
-static _Noreturn void check_failed(const struct cds_lfht_node *node, const char *what)
+static _Noreturn void check_failed(const struct cds_lfht_node *node, unsigned long reverse_hash,
+				   const char *what)
 {
 	fprintf(stderr, "lfht: invariant: %s (node %p, reverse hash %#lx)\n", what,
-		(const void *)node, node ? node->reverse_hash : 0UL);
+		(const void *)node, reverse_hash);
 	fflush(stderr);
 	abort();
+}
+
+/* The reverse hash of an element whose word is word: a bucket's from its
+ * place in the bucket tables (not from its link: the tags are checked on
+ * their own), a node's from the node. */
+static unsigned long element_rh(struct cds_lfht *ht, const struct cds_lfht_node *node,
+				uintptr_t word)
+{
+	return lfht_is_bucket(word) ? lfht_bucket_reverse_hash_slow_(&ht->view, node)
+				    : node->reverse_hash;
 }
 
 /* Walks the list; returns the regular nodes met, counts the buckets. */
 static unsigned long check_list(struct cds_lfht *ht, unsigned long size,
 				unsigned long *buckets_met)
 {
-	struct cds_lfht_node *prev = NULL;
-	bool prev_bucket = false;
-	unsigned long nodes = 0;
+	bool first = true, prev_bucket = false;
+	unsigned long nodes = 0, prev_rh = 0;
 
 	*buckets_met = 0;
 	for (struct cds_lfht_node *node = &ht->bucket0; node; ) {
 		/* Acquire: as a traversal's (lfht_load_next_()): pairs with
 		 * the CAS that stored the word. */
 		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
+		unsigned long rh = element_rh(ht, node, word);
 
 		if (lfht_is_removed(word))
-			check_failed(node, "a removed node is reachable in a quiet table");
-		if (prev && node->reverse_hash < prev->reverse_hash)
-			check_failed(node, "the list is not sorted by reverse hash");
+			check_failed(node, rh, "a removed node is reachable in a quiet table");
+		if (!first && rh < prev_rh)
+			check_failed(node, rh, "the list is not sorted by reverse hash");
 		if (lfht_is_bucket(word)) {
-			unsigned long index = lfht_reverse_bits_(node->reverse_hash);
+			unsigned long index = lfht_reverse_bits_(rh);
 
-			if (prev && !prev_bucket && node->reverse_hash == prev->reverse_hash)
-				check_failed(node, "a bucket node sorts after a regular node "
+			if (!first && !prev_bucket && rh == prev_rh)
+				check_failed(node, rh, "a bucket node sorts after a regular node "
 					     "of its reverse hash");
 			if (index >= size)
-				check_failed(node, "a bucket node above size is reachable");
+				check_failed(node, rh, "a bucket node above size is reachable");
 			if (lfht_bucket_at(ht, index) != node)
-				check_failed(node, "a bucket node is not in its place in the "
+				check_failed(node, rh, "a bucket node is not in its place in the "
 					     "bucket tables");
 			++*buckets_met;
 		} else {
 			nodes++;
 		}
-		prev = node;
+		first = false;
+		prev_rh = rh;
 		prev_bucket = lfht_is_bucket(word);
 		node = lfht_ptr_(word);
 	}
 	return nodes;
 }
 
-/* Every bucket below size: flagged a bucket, not removed, right key. */
+/* Every bucket below size: flagged a bucket, not removed. */
 static void check_buckets(struct cds_lfht *ht, unsigned long size)
 {
 	for (unsigned long i = 0; i < size; i++) {
@@ -90,33 +102,40 @@ static void check_buckets(struct cds_lfht *ht, unsigned long size)
 		/* Relaxed: the resize_lock holder's view; checked, not used. */
 		uintptr_t word = rcu_atomic_load(&bucket->next, memory_order_relaxed);
 
-		if (!lfht_is_bucket(word) || lfht_is_removed(word) ||
-		    bucket->reverse_hash != lfht_reverse_bits_(i))
-			check_failed(bucket, "a bucket below size is not a live bucket node "
-				     "of its index");
+		if (!lfht_is_bucket(word) || lfht_is_removed(word))
+			check_failed(bucket, lfht_reverse_bits_(i),
+				     "a bucket below size is not a live bucket node of its index");
 	}
 }
 
-/* Every link carries the tag of the node it links to. */
+/* Every link carries the tag of what it links to: a bucket's order, or
+ * where a node's reverse hash leaves its holder's. */
 static void check_tags(struct cds_lfht *ht)
 {
 	/* Relaxed: walked after check_list(), whose acquire loads of the
 	 * same words made the nodes visible. */
 	uintptr_t word = rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed);
 	const struct cds_lfht_node *holder = &ht->bucket0;
+	unsigned long holder_rh = 0;
 
 	for (;;) {
 		struct cds_lfht_node *node = lfht_ptr_(word);
+		/* Relaxed: as above. */
+		uintptr_t next = node ? rcu_atomic_load(&node->next, memory_order_relaxed) : 0;
+		unsigned long rh = node ? element_rh(ht, node, next) : 0;
+		uintptr_t want = !node ? 0 :
+				 lfht_is_bucket(next) ?
+				 lfht_bucket_link_(node, lfht_order_of_index_(lfht_reverse_bits_(rh))) :
+				 lfht_link_(holder_rh, node);
 
-		if ((word & LFHT_TAG_MASK_) != (lfht_link_(holder->reverse_hash, node) &
-						LFHT_TAG_MASK_))
-			check_failed(holder, "a link's tag is not the reverse hash of the "
-				     "node it links to");
+		if ((word & LFHT_TAG_MASK_) != (want & LFHT_TAG_MASK_))
+			check_failed(holder, holder_rh, "a link's tag is not the reverse hash of "
+				     "the node it links to");
 		if (!node)
 			return;
 		holder = node;
-		/* Relaxed: as above. */
-		word = rcu_atomic_load(&node->next, memory_order_relaxed);
+		holder_rh = rh;
+		word = next;
 	}
 }
 
@@ -136,9 +155,9 @@ void lfht_check_invariants_(struct cds_lfht *ht)
 	check_buckets(ht, size);
 	nodes = check_list(ht, size, &buckets_met);
 	if (buckets_met != size)
-		check_failed(NULL, "a bucket node below size is not reachable from bucket 0");
+		check_failed(NULL, 0, "a bucket node below size is not reachable from bucket 0");
 	if (ht->counters && lfht_counters_sum(ht) != (long)nodes)
-		check_failed(NULL, "the split counters do not add up to the nodes in the list");
+		check_failed(NULL, 0, "the split counters do not add up to the nodes in the list");
 	check_tags(ht);
 	f->read_unlock();
 	f->thread_offline();

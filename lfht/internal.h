@@ -258,9 +258,9 @@ LFHT_HIDDEN int lfht_list_replace(struct cds_lfht *ht, unsigned long hash,
 				  struct cds_lfht_node *old, struct cds_lfht_node *new_node);
 /* Removes node (commit) and unlinks it; false if it was removed before. */
 LFHT_HIDDEN bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node);
-/* Links bucket (next = BUCKET, reverse_hash set) after parent; resizer. */
-LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
-				      struct cds_lfht_node *bucket);
+/* Links bucket index (its order published, its word BUCKET) after its
+ * parent (index without its top bit); resizer. */
+LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index);
 /* Removes bucket index (a shrink, after lowering the size) and unlinks it. */
 LFHT_HIDDEN void lfht_list_remove_bucket(struct cds_lfht *ht, struct cds_lfht_node *bucket,
 					 unsigned long index);

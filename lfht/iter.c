@@ -65,13 +65,15 @@ void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 /* LFHT_MUTANT_ITER_RESTART: where a broken cds_lfht_next() goes on. */
 static struct cds_lfht_node *restart_point(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
+	unsigned long bucket_rh;
 	uintptr_t word;
 
 	if (!lfht_mutant(LFHT_MUTANT_ITER_RESTART) || !iter->node ||
 	    lfht_load_next_(iter->node, &word))
 		return iter->next;
 	(void)lfht_load_next_(lfht_view_bucket_(&ht->view,
-						lfht_reverse_bits_(iter->node->reverse_hash)),
+						lfht_reverse_bits_(iter->node->reverse_hash),
+						&bucket_rh),
 			      &word);
 	return lfht_ptr_(word);
 }
@@ -90,7 +92,7 @@ void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 	/* The key's run only: the walk stops at the first larger reverse
 	 * hash, bucket and removed nodes included. */
 	if (iter->node)
-		lfht_find_from_((uintptr_t)iter->next, iter->node->reverse_hash,
+		lfht_find_from_(&ht->view, (uintptr_t)iter->next, iter->node->reverse_hash,
 				iter->node->reverse_hash, match, key, iter);
 	lfht_call_end(ht);
 }

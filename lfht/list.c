@@ -97,13 +97,16 @@ struct list_cursor {
 	struct cds_lfht *ht;
 	unsigned long hash;
 	struct cds_lfht_node *start;	/* restart here; NULL: hash's bucket */
+	unsigned long start_rh;		/* start's reverse hash */
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_word, cur_word;
+	unsigned long prev_rh, cur_rh;	/* their reverse hashes */
 };
 
 static void cursor_restart(struct list_cursor *c)
 {
-	c->prev = c->start ? c->start : lfht_view_bucket_(&c->ht->view, c->hash);
+	c->prev_rh = c->start_rh;
+	c->prev = c->start ? c->start : lfht_view_bucket_(&c->ht->view, c->hash, &c->prev_rh);
 	/* Acquire (here and every ->next load of the cursor): pairs with the
 	 * CAS that stored the word (list_commit(), the release CASes of
 	 * lfht_list_add_bucket() and help_unlink()), so the successor's
@@ -119,9 +122,13 @@ static void cursor_restart(struct list_cursor *c)
 static void help_unlink(struct list_cursor *c)
 {
 	/* A link to cur's successor, tagged from prev, with prev's flag.
-	 * The successor's reverse hash is read through cur's word, acquired
-	 * by cursor_settle(). */
-	uintptr_t desired = lfht_link_(c->prev->reverse_hash, lfht_ptr_(c->cur_word)) |
+	 * The successor's reverse hash is read (when it is a node: with
+	 * tagged links, a link to a bucket says so) through cur's word,
+	 * acquired by cursor_settle(). */
+	struct cds_lfht_node *succ = lfht_ptr_(c->cur_word);
+	unsigned long succ_rh = LFHT_TAG_MASK_ && succ && !lfht_links_bucket_(c->cur_word) ?
+				succ->reverse_hash : 0;
+	uintptr_t desired = lfht_relink_(c->prev_rh, c->cur_word, succ_rh) |
 			    (c->prev_word & LFHT_BUCKET_);
 
 	lfht_assert(!lfht_is_removed(c->prev_word) && lfht_ptr_(c->prev_word) == c->cur &&
@@ -156,16 +163,20 @@ static void cursor_settle(struct list_cursor *c)
 			return;
 		/* Acquire: as in cursor_restart(). */
 		c->cur_word = rcu_atomic_load(&c->cur->next, memory_order_acquire);
-		if (!lfht_is_removed(c->cur_word))
+		if (!lfht_is_removed(c->cur_word)) {
+			c->cur_rh = lfht_is_bucket(c->cur_word) ?
+				    lfht_bucket_reverse_hash_(&c->ht->view, c->cur, c->prev_word) :
+				    c->cur->reverse_hash;
 			return;
+		}
 		help_unlink(c);
 	}
 }
 
 static void cursor_start(struct list_cursor *c, struct cds_lfht *ht, unsigned long hash,
-			 struct cds_lfht_node *start)
+			 struct cds_lfht_node *start, unsigned long start_rh)
 {
-	*c = (struct list_cursor){ .ht = ht, .hash = hash, .start = start };
+	*c = (struct list_cursor){ .ht = ht, .hash = hash, .start = start, .start_rh = start_rh };
 	cursor_restart(c);
 	cursor_settle(c);
 }
@@ -174,20 +185,21 @@ static void cursor_advance(struct list_cursor *c)
 {
 	c->prev = c->cur;
 	c->prev_word = c->cur_word;
+	c->prev_rh = c->cur_rh;
 	cursor_settle(c);
 }
 
 /* Links node between prev and cur; on failure the cursor re-settles. */
 static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 {
-	lfht_assert(c->prev->reverse_hash <= node->reverse_hash &&
-		    (!c->cur || c->cur->reverse_hash > node->reverse_hash),
+	lfht_assert(c->prev_rh <= node->reverse_hash &&
+		    (!c->cur || c->cur_rh > node->reverse_hash),
 		    "list.c: a node is linked after the last node of reverse hash <= its own");
 	/* Relaxed: published by the commit. */
-	rcu_atomic_store(&node->next, lfht_link_(node->reverse_hash, c->cur),
+	rcu_atomic_store(&node->next, lfht_relink_(node->reverse_hash, c->prev_word, c->cur_rh),
 			 memory_order_relaxed);
 	if (list_commit(&c->prev->next, &c->prev_word,
-			lfht_link_(c->prev->reverse_hash, node) | (c->prev_word & LFHT_BUCKET_)))
+			lfht_link_(c->prev_rh, node) | (c->prev_word & LFHT_BUCKET_)))
 		return true;
 	cursor_settle(c);
 	return false;
@@ -223,7 +235,7 @@ static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
 	unsigned long reverse_hash = lfht_reverse_bits_(hash);
 	struct list_cursor c;
 
-	for (cursor_start(&c, ht, hash, NULL); c.cur && c.cur->reverse_hash <= reverse_hash; )
+	for (cursor_start(&c, ht, hash, NULL, 0); c.cur && c.cur_rh <= reverse_hash; )
 		cursor_advance(&c);
 }
 
@@ -236,9 +248,9 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 	struct list_cursor c;
 
 	*chain = 0;
-	cursor_start(&c, ht, hash, NULL);
+	cursor_start(&c, ht, hash, NULL, 0);
 	for (;;) {
-		if (!c.cur || c.cur->reverse_hash > reverse_hash) {
+		if (!c.cur || c.cur_rh > reverse_hash) {
 			if (cursor_link(&c, node))
 				return mode == LFHT_ADD_REPLACE ? NULL : node;
 			/* The link failed: whatever came in between is looked at
@@ -248,7 +260,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 			continue;
 		}
 		if (mode != LFHT_ADD_DUP && !lfht_is_bucket(c.cur_word) &&
-		    c.cur->reverse_hash == reverse_hash && match(c.cur, key)) {
+		    c.cur_rh == reverse_hash && match(c.cur, key)) {
 			if (mode == LFHT_ADD_UNIQUE)
 				return c.cur;
 			if (replace_commit(c.cur, &c.cur_word, node)) {
@@ -324,33 +336,34 @@ bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 
 /* ---- bucket nodes (resize.c) ---------------------------------------------- */
 
-void lfht_list_add_bucket(struct cds_lfht *ht, struct cds_lfht_node *parent,
-			  struct cds_lfht_node *bucket)
+void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 {
+	unsigned order = lfht_order_of_index_(index);
+	unsigned long parent = index - ((1UL << order) >> 1);
+	unsigned long bucket_rh = lfht_reverse_bits_(index);
+	struct cds_lfht_node *bucket = lfht_bucket_at(ht, index);
 	struct list_cursor c;
 
 	/* From the parent, which only the resizer (this thread) could remove. */
-	cursor_start(&c, ht, 0, parent);
+	cursor_start(&c, ht, 0, lfht_bucket_at(ht, parent), lfht_reverse_bits_(parent));
 	for (;;) {
-		if (c.cur && c.cur->reverse_hash < bucket->reverse_hash) {
+		if (c.cur && c.cur_rh < bucket_rh) {
 			cursor_advance(&c);
 			continue;
 		}
-		lfht_assert(!lfht_is_removed(c.prev_word) &&
-			    c.prev->reverse_hash < bucket->reverse_hash,
+		lfht_assert(!lfht_is_removed(c.prev_word) && c.prev_rh < bucket_rh,
 			    "list.c: a bucket node is linked after an unremoved node of smaller "
 			    "reverse hash, before regular nodes of its own");
 		/* Relaxed: published by the release CAS below. */
 		rcu_atomic_store(&bucket->next,
-				 lfht_link_(bucket->reverse_hash, c.cur) | LFHT_BUCKET_,
+				 lfht_relink_(bucket_rh, c.prev_word, c.cur_rh) | LFHT_BUCKET_,
 				 memory_order_relaxed);
 		/* Release: publishes the bucket's fields; pairs with the acquire
 		 * ->next loads of traversals (lfht_load_next_() in lfht-inline.h, the
 		 * cursor). Acquire on failure: pairs with the CAS that changed
 		 * prev's word, as in cursor_restart(). */
 		if (rcu_atomic_cas(&c.prev->next, &c.prev_word,
-				   lfht_link_(c.prev->reverse_hash, bucket) |
-				   (c.prev_word & LFHT_BUCKET_),
+				   lfht_bucket_link_(bucket, order) | (c.prev_word & LFHT_BUCKET_),
 				   memory_order_release, memory_order_acquire))
 			return;
 		cursor_settle(&c);

@@ -43,14 +43,14 @@
 #define RESIZE_SAMPLES 256UL
 
 /*
- * The load policy. Auto-resize grows a table holding more than LOAD nodes
- * per bucket, to LOAD / 2 to LOAD per bucket, and (with accounting) shrinks
- * one holding less than a quarter of a node per bucket, to one to two. A
- * bucket costs 16 bytes: 4 bytes per entry at 4 nodes per bucket, the
- * bucket count liburcu's table reaches for the same keys when its resize
- * keeps up (docs/performance.md, memory).
+ * The load policy. Auto-resize grows a table holding more than LOAD (one)
+ * node per bucket, to a half to one per bucket, and (with accounting)
+ * shrinks one holding less than a quarter of a node per bucket, to a half
+ * to one. A bucket is its next word, 8 bytes: 8 to 16 bytes per entry,
+ * and a lookup in the default table costs what it costs in one sized for
+ * its keys (docs/performance.md).
  */
-#define LOAD 4UL
+#define LOAD 1UL
 
 static bool load_too_high(unsigned long count, unsigned long size)
 {
@@ -101,7 +101,7 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long n)
 
 /* ---- linking ranges, over helper threads when large ---------------------- */
 
-static void link_range(struct cds_lfht *ht, struct cds_lfht_node *table,
+static void link_range(struct cds_lfht *ht, unsigned long first,
 		       unsigned long begin, unsigned long end)
 {
 	const struct rcu_flavour *f = ht->flavour;
@@ -112,7 +112,7 @@ static void link_range(struct cds_lfht *ht, struct cds_lfht_node *table,
 		f->read_lock();
 		/* Parent of bucket 2^(j-1) + i is bucket i. */
 		for (; begin < stop; begin++)
-			lfht_list_add_bucket(ht, lfht_bucket_at(ht, begin), &table[begin]);
+			lfht_list_add_bucket(ht, first + begin);
 		f->read_unlock();
 		f->quiescent_state();
 	}
@@ -125,7 +125,7 @@ static void link_range(struct cds_lfht *ht, struct cds_lfht_node *table,
  */
 struct resize_crew {
 	struct cds_lfht *ht;
-	struct cds_lfht_node *table;	/* set before go */
+	unsigned long first;		/* the order's first bucket, set before go */
 	_Atomic(uint32_t) go;		/* 0 wait, 1 link, 2 quit */
 	_Atomic(uint32_t) left;		/* helpers still linking */
 };
@@ -147,12 +147,12 @@ static void *resize_helper_main(void *arg)
 	f->register_thread();
 	f->thread_offline();
 	/* Acquire: pairs with the release store of go in crew_link(), which
-	 * publishes crew->table and the published order. */
+	 * publishes crew->first and the published order. */
 	while ((go = rcu_atomic_load(&crew->go, memory_order_acquire)) == 0)
 		lfht_futex_wait(&crew->go, 0, 0);
 	f->thread_online();
 	if (go == 1) {
-		link_range(crew->ht, crew->table, part->begin, part->end);
+		link_range(crew->ht, crew->first, part->begin, part->end);
 		/* Release: our links before the resizer's size store; pairs
 		 * with its acquire load of left. */
 		if (rcu_atomic_sub(&crew->left, 1, memory_order_release) == 1)
@@ -198,18 +198,18 @@ static unsigned crew_start(struct cds_lfht *ht, struct resize_crew *crew,
 
 /* Inside the gate: links every bucket of the published order. */
 static void crew_link(struct resize_crew *crew, struct resize_part *parts, unsigned nr,
-		      struct cds_lfht_node *table)
+		      unsigned order)
 {
 	uint32_t left;
 
-	crew->table = table;
-	/* Release: publishes table (and the order published before it) to
+	crew->first = (1UL << order) >> 1;
+	/* Release: publishes first (and the order published before it) to
 	 * the helpers; pairs with their acquire load of go. */
 	rcu_atomic_store(&crew->go, 1, memory_order_release);
 	lfht_futex_wake(&crew->go, RESIZE_MAX_THREADS);
 	for (unsigned k = 0; k < nr; k++)
 		if (!parts[k].running)
-			link_range(crew->ht, table, parts[k].begin, parts[k].end);
+			link_range(crew->ht, crew->first, parts[k].begin, parts[k].end);
 	/* Acquire: pairs with the helpers' release decrements, so their links
 	 * come before our size store. Only lock-free linking is waited for;
 	 * offline meanwhile, so grace periods need not wait for it (QSBR). */
@@ -256,7 +256,7 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 	table = lfht_orders_reserve(ht, order, &replaced) ? NULL : lfht_order_alloc(ht, order);
 	if (table) {
 		lfht_order_publish(ht, order, table);
-		crew_link(&crew, parts, nr, table);
+		crew_link(&crew, parts, nr, order);
 		lfht_assert(rcu_atomic_load(&ht->view.size, memory_order_relaxed) ==
 			    (1UL << order) >> 1 && lfht_order_table(ht, order) == table,
 			    "resize.c: grow publishes one order above size, then stores size");
@@ -308,9 +308,9 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 
 		f->read_lock();
 		for (; i < stop; i++) {
-			lfht_list_remove_bucket(ht, &table[i], first + i);
+			lfht_list_remove_bucket(ht, lfht_table_bucket_(table, i), first + i);
 			/* Relaxed: our own commit. */
-			lfht_assert(lfht_is_removed(rcu_atomic_load(&table[i].next,
+			lfht_assert(lfht_is_removed(rcu_atomic_load(&lfht_table_bucket_(table, i)->next,
 								    memory_order_relaxed)),
 				    "resize.c: shrink marks each bucket of the order removed");
 		}
@@ -417,9 +417,9 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size)
 		count = lfht_counters_count(ht);
 		if (load_too_high(count, size))
 			return pow2_ceil(count / LOAD);
-		/* Shrink below a quarter node per bucket, to one to two. */
+		/* Shrink below a quarter node per bucket, to a half to one. */
 		if (load_too_low(count, size))
-			return count > 1 ? pow2_ceil(count) >> 1 : 1;
+			return count > 1 ? pow2_ceil(count) : 1;
 		return size;
 	}
 	ht->flavour->read_lock();

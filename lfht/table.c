@@ -79,7 +79,7 @@ static int table_populate(struct cds_lfht *ht, unsigned long init_size)
 			return -ENOMEM;
 		lfht_order_publish(ht, order, table);
 		for (unsigned long i = 0; i < len; i++)
-			lfht_list_add_bucket(ht, lfht_bucket_at(ht, i), &table[i]);
+			lfht_list_add_bucket(ht, len + i);
 	}
 	/* Relaxed: published to other threads by whatever hands them ht
 	 * (the caller's own synchronization), as are the buckets. */
@@ -129,7 +129,6 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht->max_nr_buckets = max_nr_buckets;
 	ht->attr = attr;
 	ht->flags = flags;
-	ht->bucket0.reverse_hash = 0;
 	/* Relaxed: nothing else sees the table yet. */
 	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);

@@ -205,7 +205,8 @@ static void child_uses_table(struct cds_lfht *ht, unsigned long nr_keys)
 	lfht_test_step_hook_ = NULL;
 	n = test_count_found(ht, 0, nr_keys);
 	CHILD_CHECK(n == nr_keys, "found %lu of %lu keys", n, nr_keys);
-	/* 2^17 keys more: the load asks for at least 2^14 buckets. */
+	/* 2^17 keys more: the load asks for 2^18 buckets; at least 2^14
+	 * shows the growth. */
 	test_fill(ht, 1UL << 40, (1UL << 40) + (1UL << 17));
 	CHILD_CHECK(test_wait_until(test_size_reached, &grown, WAIT_SECONDS),
 		    "table did not grow: %lu buckets", lfht_nr_buckets(ht));
@@ -313,10 +314,11 @@ START_TEST(fork_with_worker_idle_child_grows_shrinks_destroys)
 		return;
 	ht = new_auto_table();
 	test_fill(ht, 0, 1000);
-	settled = (struct test_size_goal){ ht, 256, 256 };
+	/* At most one node per bucket: 1024 buckets. */
+	settled = (struct test_size_goal){ ht, 1024, 1024 };
 	ck_assert(test_wait_until(test_size_reached, &settled, WAIT_SECONDS));
 	fork_and_check_child(ht, 1000);
-	parent_table_intact(ht, 1000, 256, 256);
+	parent_table_intact(ht, 1000, 1024, 1024);
 }
 END_TEST
 

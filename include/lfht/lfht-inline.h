@@ -139,6 +139,21 @@ static inline unsigned lfht_order_of_index_(unsigned long index)
 	return index ? (unsigned)(LFHT_LONG_BITS_ - __builtin_clzl(index)) : 0U;
 }
 
+/*
+ * Buckets. A bucket is its next word alone, 8 bytes (order 0: bucket 0,
+ * inside struct cds_lfht); its reverse hash is that of its index, never
+ * stored. A walk holds a bucket as a struct cds_lfht_node pointer at the
+ * word, and reads only ->next through it, never ->reverse_hash.
+ */
+typedef RCU_ATOMIC_(uintptr_t) lfht_bucket_word_;
+
+/* Bucket i of the table of order (whose first bucket is first). */
+static inline struct cds_lfht_node *lfht_table_bucket_(struct cds_lfht_node *table,
+						       unsigned long i)
+{
+	return (struct cds_lfht_node *)(void *)((lfht_bucket_word_ *)(void *)table + i);
+}
+
 /* Bucket node index in the orders array orders (entry of its order
  * loaded relaxed: the caller knows the order is published, see
  * lfht_view_bucket_()). Shared with lfht/buckets.c. */
@@ -152,12 +167,14 @@ static inline struct cds_lfht_node *lfht_bucket_in_(RCU_ATOMIC_(struct cds_lfht_
 	struct cds_lfht_node *table =
 		rcu_atomic_load(&orders[order], memory_order_relaxed);
 
-	return table + (index - ((1UL << order) >> 1));
+	return lfht_table_bucket_(table, index - ((1UL << order) >> 1));
 }
 
-/* The bucket node where a search for hash starts. */
+/* Where a search for hash starts: its bucket, and that bucket's reverse
+ * hash in *reverse_hash. */
 static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *view,
-						      unsigned long hash)
+						      unsigned long hash,
+						      unsigned long *reverse_hash)
 {
 	/* Acquire: pairs with the release stores of size in grow_order()
 	 * (lfht/resize.c): every bucket below size is initialised and linked
@@ -168,20 +185,25 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 	 * store that needs the larger array, so this load sees that array. */
 	RCU_ATOMIC_(struct cds_lfht_node *) *orders =
 		rcu_atomic_load(&view->orders, memory_order_acquire);
+	unsigned long index = hash & (size - 1);
 
-	return lfht_bucket_in_(orders, hash & (size - 1));
+	*reverse_hash = lfht_reverse_bits_(index);
+	return lfht_bucket_in_(orders, index);
 }
 
 /*
  * Tagged links. On 64-bit builds (unless LFHT_UNTAGGED_LINKS, the build
- * option tagged_links=false) the top 16 bits of a next word say where the
- * reverse hash of the node it links to (S) leaves that of the word's
- * holder (H): d + 1 in the top 6 bits, where S and H share their top d
- * bits and S has the next one set (the list is sorted: H < S), then the
- * 10 bits of S that follow it. A walk that knows H and its key K learns
- * that S sorts after K without loading S: the tag gives S's top d + 11
- * bits. A tag of 0 tells nothing (H == S, or d == 63, or a pointer
- * without a tag, as in an iterator), and is always safe.
+ * option tagged_links=false) the top 16 bits of a next word, the tag, tell
+ * about the element it links to (S) what a walk would otherwise load S to
+ * learn. The top 6 bits c:
+ * - c = 63: S is a bucket, of the order in the low 10 bits;
+ * - 1 <= c <= 62: S is a node whose reverse hash leaves that of the word's
+ *   holder (H) at bit d = c - 1 from the top: they share their top d bits
+ *   and S has the next one set (the list is sorted: H < S); the low 10
+ *   bits are the 10 bits of S after that one. A walk that knows H and its
+ *   key K learns that S sorts after K without loading S;
+ * - c = 0: nothing known (H == S, d > 61, or a pointer without a tag, as
+ *   an iterator keeps: always safe).
  *
  * Linux keeps user addresses below 2^48 on x86-64, aarch64 and ppc64le
  * unless a program maps memory above on purpose; the library refuses a
@@ -196,8 +218,10 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 #endif
 
 #if LFHT_TAG_SHIFT_
+#define LFHT_TAG_BUCKET_ ((uintptr_t)63 << (LFHT_TAG_SHIFT_ + 10))
+
 /* The tag of a link from a holder of reverse hash holder to a node of
- * reverse hash node (>= holder), already shifted into place. */
+ * reverse hash node (>= holder), shifted into place. */
 static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
 {
 	unsigned long diff = holder ^ node;
@@ -206,30 +230,41 @@ static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
 	if (!diff)
 		return 0;
 	d = (unsigned)__builtin_clzl(diff);
-	if (d == 63)
+	if (d > 61)
 		return 0;
 	/* d + 1 above the 10 bits of node after its differing bit. */
 	return (uintptr_t)(((unsigned long)(d + 1) << 10) | ((node << (d + 1)) >> 54))
 	       << LFHT_TAG_SHIFT_;
 }
 
+/* Whether word links to a bucket. */
+static inline int lfht_links_bucket_(uintptr_t word)
+{
+	return (word & LFHT_TAG_BUCKET_) == LFHT_TAG_BUCKET_;
+}
+
+/* A link to bucket (of order), without flags. */
+static inline uintptr_t lfht_bucket_link_(const struct cds_lfht_node *bucket, unsigned order)
+{
+	return (uintptr_t)bucket | LFHT_TAG_BUCKET_ | ((uintptr_t)order << LFHT_TAG_SHIFT_);
+}
+
 /*
  * Whether the node that word links to sorts after reverse hash key, read
- * from the tag alone (0 when the tag cannot tell); holder is the reverse
- * hash of the node holding word. With d and the 10 bits b from the tag:
- * S shares H's top d bits, so if K does too, S > K as soon as S's next 11
- * bits, 1 then b, exceed K's.
+ * from the tag alone (0 when the tag cannot tell, or links a bucket);
+ * holder is the reverse hash of the element holding word. With d and the
+ * 10 bits b from the tag: S shares H's top d bits, so if K does too, S > K
+ * as soon as S's next 11 bits, 1 then b, exceed K's.
  */
 static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
 {
 	unsigned long tag = (unsigned long)(word >> LFHT_TAG_SHIFT_);
-	unsigned d;
+	unsigned c = (unsigned)(tag >> 10);
 
-	if (!(tag >> 10))
+	if (c == 0 || c == 63)
 		return 0;
-	d = (unsigned)(tag >> 10) - 1;
-	return ((holder ^ key) >> (63 - d) >> 1) == 0 &&
-	       ((tag & 0x3ffUL) | 0x400UL) > ((key << d) >> 53);
+	return ((holder ^ key) >> (63 - (c - 1)) >> 1) == 0 &&
+	       ((tag & 0x3ffUL) | 0x400UL) > ((key << (c - 1)) >> 53);
 }
 #else
 static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
@@ -237,6 +272,18 @@ static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
 	(void)holder;
 	(void)node;
 	return 0;
+}
+
+static inline int lfht_links_bucket_(uintptr_t word)
+{
+	(void)word;
+	return 0;
+}
+
+static inline uintptr_t lfht_bucket_link_(const struct cds_lfht_node *bucket, unsigned order)
+{
+	(void)order;
+	return (uintptr_t)bucket;
 }
 
 static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
@@ -248,8 +295,8 @@ static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned
 }
 #endif
 
-/* The link from a holder of reverse hash holder to node (NULL: the end),
- * without flags. */
+/* A link from a holder of reverse hash holder to node (a node, not a
+ * bucket; NULL: the end), without flags. */
 static inline uintptr_t lfht_link_(unsigned long holder, const struct cds_lfht_node *node)
 {
 	return node ? (uintptr_t)node | lfht_tag_(holder, node->reverse_hash) : 0;
@@ -260,6 +307,48 @@ static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
 	return (struct cds_lfht_node *)(word & ~(LFHT_TAG_MASK_ | (uintptr_t)LFHT_FLAGS_));
 }
 
+/* The link that replaces link (from another holder) for a new holder of
+ * reverse hash holder; element is the reverse hash of what link links
+ * to, when that is a node. A bucket's link carries its order: copied. */
+static inline uintptr_t lfht_relink_(unsigned long holder, uintptr_t link, unsigned long element)
+{
+	if (lfht_links_bucket_(link) || !lfht_ptr_(link))
+		return link & ~(uintptr_t)LFHT_FLAGS_;
+	return (uintptr_t)lfht_ptr_(link) | lfht_tag_(holder, element);
+}
+
+/* The reverse hash of a bucket reached through an untagged link (a plain
+ * pointer: tagged_links=false, or an iterator's): searches the table's
+ * bucket tables (lfht/buckets.c). */
+LFHT_API unsigned long lfht_bucket_reverse_hash_slow_(struct cds_lfht_view_ *view,
+							const struct cds_lfht_node *bucket);
+
+/* The reverse hash of bucket, reached through link. */
+static inline unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
+						      const struct cds_lfht_node *bucket,
+						      uintptr_t link)
+{
+#if LFHT_TAG_SHIFT_
+	if (lfht_links_bucket_(link)) {
+		unsigned order = (unsigned)(link >> LFHT_TAG_SHIFT_) & 0x3ffU;
+		/* Acquire: pairs with the release store of view.orders in
+		 * lfht_orders_reserve(), which the resizer made before
+		 * linking any bucket of order (the link's release CAS, which
+		 * the walk's acquire load of link read): the array loaded
+		 * here holds the entry. */
+		RCU_ATOMIC_(struct cds_lfht_node *) *orders =
+			rcu_atomic_load(&view->orders, memory_order_acquire);
+		/* Relaxed: stored before that link as well. */
+		struct cds_lfht_node *table =
+			rcu_atomic_load(&orders[order], memory_order_relaxed);
+		unsigned long i = (unsigned long)((const lfht_bucket_word_ *)(const void *)bucket -
+						  (const lfht_bucket_word_ *)(const void *)table);
+
+		return lfht_reverse_bits_(((1UL << order) >> 1) + i);
+	}
+#endif
+	return lfht_bucket_reverse_hash_slow_(view, bucket);
+}
 
 /*
  * The step of every read walk: loads node's next word into *next and
@@ -288,34 +377,78 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
 #endif
 
 /*
- * The walk shared by lookups and cds_lfht_next_duplicate(): from the node
- * that word links to on (word held by a node of reverse hash holder), the
- * first live node whose reverse hash is
- * reverse_hash and which match accepts. It stops at the first node, of any
- * kind, whose reverse hash is larger, without loading it when the link's
- * tag tells: the list is sorted, so the walk never leaves the key's run.
+ * One step of a walk for reverse hash key, at the element that *word
+ * links to (held by an element of reverse hash *holder): returns 1 when
+ * the walk ends there without a match (the element sorts after key, or
+ * the list ends), 0 to go on with *word and *holder moved one element on,
+ * 2 when the element is a live node of reverse hash key (*word then holds
+ * its next word, for the caller's match). Buckets are never loaded to be
+ * compared: their reverse hash comes from their index.
  */
-static inline void lfht_find_from_(uintptr_t word, unsigned long holder,
-				   unsigned long reverse_hash, cds_lfht_match_fct match,
-				   const void *key, struct cds_lfht_iter *iter)
+static inline int lfht_walk_step_(struct cds_lfht_view_ *view, uintptr_t *word,
+				  unsigned long *holder, unsigned long key)
 {
-	struct cds_lfht_node *node;
-	uintptr_t next = 0;
+	struct cds_lfht_node *node = lfht_ptr_(*word);
+	unsigned long reverse_hash;
+	uintptr_t next;
 
-	for (;; word = next) {
-		node = lfht_ptr_(word);
-		if (node == NULL || lfht_tag_after_(word, holder, reverse_hash))
-			break;
+	if (node == NULL || lfht_tag_after_(*word, *holder, key))
+		return 1;
+	if (lfht_links_bucket_(*word)) {
+		reverse_hash = lfht_bucket_reverse_hash_(view, node, *word);
+		if (reverse_hash > key)
+			return 1;
+		(void)lfht_load_next_(node, &next);
+	} else {
 		LFHT_VISIT_HOOK_();
-		holder = node->reverse_hash;
-		if (holder > reverse_hash)
-			break;
-		if (lfht_load_next_(node, &next) && holder == reverse_hash && match(node, key)) {
-			iter->node = node;
-			iter->next = lfht_ptr_(next);
-			return;
+		if (!lfht_load_next_(node, &next) && (next & LFHT_BUCKET_)) {
+			/* A bucket through an untagged link. */
+			reverse_hash = lfht_bucket_reverse_hash_slow_(view, node);
+			if (reverse_hash > key)
+				return 1;
+		} else {
+			reverse_hash = node->reverse_hash;
+			if (reverse_hash > key)
+				return 1;
+			if (reverse_hash == key && !(next & LFHT_REMOVED_)) {
+				*word = next;
+				return 2;
+			}
 		}
-		LFHT_WALK_MUTANT_(next);
+	}
+	LFHT_WALK_MUTANT_(next);
+	*word = next;
+	*holder = reverse_hash;
+	return 0;
+}
+
+/*
+ * The walk shared by lookups and cds_lfht_next_duplicate(): from the
+ * element that word links to on (word held by an element of reverse hash
+ * holder), the first live node whose reverse hash is reverse_hash and
+ * which match accepts. It stops at the first element, of any kind, whose
+ * reverse hash is larger, without loading it when the link's tag tells:
+ * the list is sorted, so the walk never leaves the key's run.
+ */
+static inline void lfht_find_from_(struct cds_lfht_view_ *view, uintptr_t word,
+				   unsigned long holder, unsigned long reverse_hash,
+				   cds_lfht_match_fct match, const void *key,
+				   struct cds_lfht_iter *iter)
+{
+	for (;;) {
+		struct cds_lfht_node *node = lfht_ptr_(word);
+		int step = lfht_walk_step_(view, &word, &holder, reverse_hash);
+
+		if (step == 1)
+			break;
+		if (step == 2) {
+			if (match(node, key)) {
+				iter->node = node;
+				iter->next = lfht_ptr_(word);
+				return;
+			}
+			holder = reverse_hash;
+		}
 	}
 	iter->node = NULL;
 	iter->next = NULL;
@@ -326,24 +459,27 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 				       cds_lfht_match_fct match, const void *key,
 				       struct cds_lfht_iter *iter)
 {
-	struct cds_lfht_node *bucket =
-		lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht, hash);
+	struct cds_lfht_view_ *view = (struct cds_lfht_view_ *)(void *)ht;
+	unsigned long holder;
+	struct cds_lfht_node *bucket = lfht_view_bucket_(view, hash, &holder);
 	uintptr_t first;
 
 	(void)lfht_load_next_(bucket, &first);
-	lfht_find_from_(first, bucket->reverse_hash, lfht_reverse_bits_(hash), match, key, iter);
+	lfht_find_from_(view, first, holder, lfht_reverse_bits_(hash), match, key, iter);
 }
 
 /* Lookups in flight at once in lfht_lookup_batch_inline_(). */
 #define LFHT_BATCH_WINDOW_ 16
 
 /*
- * Up to LFHT_BATCH_WINDOW_ lookups stepped in turn, one node each per
- * round, each step prefetching the node the lookup visits next: the cache
- * misses of the lookups overlap instead of queueing. Each lookup walks as
- * lfht_find_from_() does and ends where it would.
+ * Up to LFHT_BATCH_WINDOW_ lookups stepped in turn, one element each per
+ * round, each step prefetching the element the lookup visits next: the
+ * cache misses of the lookups overlap instead of queueing. Each lookup
+ * walks as lfht_find_from_() does and ends where it would.
  */
-static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, size_t m,
+static inline void lfht_lookup_window_(struct cds_lfht_view_ *view,
+				       struct cds_lfht_node *const *buckets,
+				       const unsigned long *bucket_hashes, size_t m,
 				       const unsigned long *hashes, cds_lfht_match_fct match,
 				       const void *const *keys, struct cds_lfht_iter *iters)
 {
@@ -351,12 +487,11 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 	unsigned long holders[LFHT_BATCH_WINDOW_];
 	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 	unsigned long walking = 0;
-	uintptr_t next;
 	size_t k;
 
 	for (k = 0; k < m; k++) {
 		(void)lfht_load_next_(buckets[k], &cur[k]);
-		holders[k] = buckets[k]->reverse_hash;
+		holders[k] = bucket_hashes[k];
 		__builtin_prefetch(lfht_ptr_(cur[k]));
 		reverse_hashes[k] = lfht_reverse_bits_(hashes[k]);
 		walking |= 1UL << k;
@@ -364,27 +499,26 @@ static inline void lfht_lookup_window_(struct cds_lfht_node *const *buckets, siz
 	while (walking) {
 		for (k = 0; k < m; k++) {
 			struct cds_lfht_node *node = lfht_ptr_(cur[k]);
-			unsigned long reverse_hash = reverse_hashes[k];
+			int step;
 
 			if (!(walking & (1UL << k)))
 				continue;
-			if (node == NULL || lfht_tag_after_(cur[k], holders[k], reverse_hash) ||
-			    node->reverse_hash > reverse_hash) {
+			step = lfht_walk_step_(view, &cur[k], &holders[k], reverse_hashes[k]);
+			if (step == 2 && match(node, keys[k])) {
+				iters[k].node = node;
+				iters[k].next = lfht_ptr_(cur[k]);
+				walking &= ~(1UL << k);
+				continue;
+			}
+			if (step == 1) {
 				iters[k].node = NULL;
 				iters[k].next = NULL;
 				walking &= ~(1UL << k);
 				continue;
 			}
-			if (lfht_load_next_(node, &next) && node->reverse_hash == reverse_hash &&
-			    match(node, keys[k])) {
-				iters[k].node = node;
-				iters[k].next = lfht_ptr_(next);
-				walking &= ~(1UL << k);
-				continue;
-			}
-			cur[k] = next;
-			holders[k] = node->reverse_hash;
-			__builtin_prefetch(lfht_ptr_(next));
+			if (step == 2)
+				holders[k] = reverse_hashes[k];
+			__builtin_prefetch(lfht_ptr_(cur[k]));
 		}
 	}
 }
@@ -395,17 +529,19 @@ static inline void lfht_lookup_batch_inline_(struct cds_lfht *ht, size_t n,
 					     const void *const *keys,
 					     struct cds_lfht_iter *iters)
 {
+	struct cds_lfht_view_ *view = (struct cds_lfht_view_ *)(void *)ht;
 	struct cds_lfht_node *buckets[LFHT_BATCH_WINDOW_];
+	unsigned long bucket_hashes[LFHT_BATCH_WINDOW_];
 
 	for (size_t base = 0; base < n; base += LFHT_BATCH_WINDOW_) {
 		size_t m = n - base < LFHT_BATCH_WINDOW_ ? n - base : LFHT_BATCH_WINDOW_;
 
 		for (size_t k = 0; k < m; k++) {
-			buckets[k] = lfht_view_bucket_((struct cds_lfht_view_ *)(void *)ht,
-						       hashes[base + k]);
+			buckets[k] = lfht_view_bucket_(view, hashes[base + k], &bucket_hashes[k]);
 			__builtin_prefetch(buckets[k]);
 		}
-		lfht_lookup_window_(buckets, m, hashes + base, match, keys + base, iters + base);
+		lfht_lookup_window_(view, buckets, bucket_hashes, m, hashes + base, match,
+				    keys + base, iters + base);
 	}
 }
 
