@@ -57,12 +57,14 @@ static size_t orders_bytes(unsigned cap)
 	       (size_t)cap * sizeof(_Atomic(struct cds_lfht_node *));
 }
 
-unsigned long lfht_bucket_reverse_hash_slow_(struct cds_lfht_view_ *view,
-					     const struct cds_lfht_node *bucket)
+unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
+					const struct cds_lfht_node *bucket)
 {
-	/* Acquire: as in lfht_bucket_reverse_hash_(): the caller reached
-	 * bucket through a link whose CAS came after the array that holds its
-	 * order was published. */
+	/* Acquire: pairs with the release store of view.orders in
+	 * lfht_orders_reserve(). The caller reached bucket through a link
+	 * that it acquired, whose CAS (lfht_list_add_bucket()) came after the
+	 * resizer published the array holding bucket's order and the order's
+	 * entry: this load sees that array or a later copy. */
 	_Atomic(struct cds_lfht_node *) *entries =
 		rcu_atomic_load(&view->orders, memory_order_acquire);
 	const struct lfht_orders_block *block =

@@ -100,8 +100,40 @@ struct list_cursor {
 	unsigned long start_rh;		/* start's reverse hash */
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_word, cur_word;
-	unsigned long prev_rh, cur_rh;	/* their reverse hashes */
+	/* Their reverse hashes; a bucket's cur_rh is found from its index
+	 * only when a tag does not settle a comparison (cur_rh_known). */
+	unsigned long prev_rh, cur_rh;
+	bool cur_rh_known;
 };
+
+/* cur's reverse hash (a bucket's from its index, once). */
+static unsigned long cursor_cur_rh(struct list_cursor *c)
+{
+	if (!c->cur_rh_known) {
+		c->cur_rh = lfht_bucket_reverse_hash_(&c->ht->view, c->cur);
+		c->cur_rh_known = true;
+	}
+	return c->cur_rh;
+}
+
+/* Whether the list ends at cur or cur sorts after reverse hash rh. */
+static bool cursor_cur_after(struct list_cursor *c, unsigned long rh)
+{
+	if (!c->cur)
+		return true;
+	if (!c->cur_rh_known && lfht_tag_after_(c->prev_word, c->prev_rh, rh))
+		return true;
+	return cursor_cur_rh(c) > rh;
+}
+
+/* The link to cur for a new holder of reverse hash holder, between prev
+ * and cur: exact when cur's reverse hash is known, else prev's (a lower
+ * bound from any later holder, <lfht/lfht-inline.h>). */
+static uintptr_t cursor_link_to_cur(const struct list_cursor *c, unsigned long holder)
+{
+	return c->cur_rh_known ? lfht_link_to_(holder, c->cur, c->cur_rh)
+			       : c->prev_word & ~(uintptr_t)LFHT_FLAGS_;
+}
 
 static void cursor_restart(struct list_cursor *c)
 {
@@ -121,15 +153,9 @@ static void cursor_restart(struct list_cursor *c)
  * prev_word holds the word seen. */
 static void help_unlink(struct list_cursor *c)
 {
-	/* A link to cur's successor, tagged from prev, with prev's flag.
-	 * The successor's reverse hash is read (when it is a node: with
-	 * tagged links, a link to a bucket says so) through cur's word,
-	 * acquired by cursor_settle(). */
-	struct cds_lfht_node *succ = lfht_ptr_(c->cur_word);
-	unsigned long succ_rh = LFHT_TAG_MASK_ && succ && !lfht_links_bucket_(c->cur_word) ?
-				succ->reverse_hash : 0;
-	uintptr_t desired = lfht_relink_(c->prev_rh, c->cur_word, succ_rh) |
-			    (c->prev_word & LFHT_BUCKET_);
+	/* cur's link to its successor, its tag a lower bound from prev
+	 * (<lfht/lfht-inline.h>), with prev's flag. */
+	uintptr_t desired = (c->cur_word & ~(uintptr_t)LFHT_FLAGS_) | (c->prev_word & LFHT_BUCKET_);
 
 	lfht_assert(!lfht_is_removed(c->prev_word) && lfht_ptr_(c->prev_word) == c->cur &&
 		    lfht_is_removed(c->cur_word),
@@ -159,14 +185,15 @@ static void cursor_settle(struct list_cursor *c)
 			continue;
 		}
 		c->cur = lfht_ptr_(c->prev_word);
+		c->cur_rh_known = true;
 		if (!c->cur)
 			return;
 		/* Acquire: as in cursor_restart(). */
 		c->cur_word = rcu_atomic_load(&c->cur->next, memory_order_acquire);
 		if (!lfht_is_removed(c->cur_word)) {
-			c->cur_rh = lfht_is_bucket(c->cur_word) ?
-				    lfht_bucket_reverse_hash_(&c->ht->view, c->cur, c->prev_word) :
-				    c->cur->reverse_hash;
+			c->cur_rh_known = !lfht_is_bucket(c->cur_word);
+			if (c->cur_rh_known)
+				c->cur_rh = c->cur->reverse_hash;
 			return;
 		}
 		help_unlink(c);
@@ -183,20 +210,19 @@ static void cursor_start(struct list_cursor *c, struct cds_lfht *ht, unsigned lo
 
 static void cursor_advance(struct list_cursor *c)
 {
+	c->prev_rh = cursor_cur_rh(c);
 	c->prev = c->cur;
 	c->prev_word = c->cur_word;
-	c->prev_rh = c->cur_rh;
 	cursor_settle(c);
 }
 
 /* Links node between prev and cur; on failure the cursor re-settles. */
 static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 {
-	lfht_assert(c->prev_rh <= node->reverse_hash &&
-		    (!c->cur || c->cur_rh > node->reverse_hash),
+	lfht_assert(c->prev_rh <= node->reverse_hash && cursor_cur_after(c, node->reverse_hash),
 		    "list.c: a node is linked after the last node of reverse hash <= its own");
 	/* Relaxed: published by the commit. */
-	rcu_atomic_store(&node->next, lfht_relink_(node->reverse_hash, c->prev_word, c->cur_rh),
+	rcu_atomic_store(&node->next, cursor_link_to_cur(c, node->reverse_hash),
 			 memory_order_relaxed);
 	if (list_commit(&c->prev->next, &c->prev_word,
 			lfht_link_(c->prev_rh, node) | (c->prev_word & LFHT_BUCKET_)))
@@ -235,7 +261,7 @@ static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
 	unsigned long reverse_hash = lfht_reverse_bits_(hash);
 	struct list_cursor c;
 
-	for (cursor_start(&c, ht, hash, NULL, 0); c.cur && c.cur_rh <= reverse_hash; )
+	for (cursor_start(&c, ht, hash, NULL, 0); !cursor_cur_after(&c, reverse_hash); )
 		cursor_advance(&c);
 }
 
@@ -250,7 +276,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 	*chain = 0;
 	cursor_start(&c, ht, hash, NULL, 0);
 	for (;;) {
-		if (!c.cur || c.cur_rh > reverse_hash) {
+		if (cursor_cur_after(&c, reverse_hash)) {
 			if (cursor_link(&c, node))
 				return mode == LFHT_ADD_REPLACE ? NULL : node;
 			/* The link failed: whatever came in between is looked at
@@ -347,7 +373,8 @@ void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 	/* From the parent, which only the resizer (this thread) could remove. */
 	cursor_start(&c, ht, 0, lfht_bucket_at(ht, parent), lfht_reverse_bits_(parent));
 	for (;;) {
-		if (c.cur && c.cur_rh < bucket_rh) {
+		/* Reverse hashes of buckets are distinct and not 0 here. */
+		if (!cursor_cur_after(&c, bucket_rh - 1)) {
 			cursor_advance(&c);
 			continue;
 		}
@@ -356,14 +383,15 @@ void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 			    "reverse hash, before regular nodes of its own");
 		/* Relaxed: published by the release CAS below. */
 		rcu_atomic_store(&bucket->next,
-				 lfht_relink_(bucket_rh, c.prev_word, c.cur_rh) | LFHT_BUCKET_,
+				 cursor_link_to_cur(&c, bucket_rh) | LFHT_BUCKET_,
 				 memory_order_relaxed);
 		/* Release: publishes the bucket's fields; pairs with the acquire
 		 * ->next loads of traversals (lfht_load_next_() in lfht-inline.h, the
 		 * cursor). Acquire on failure: pairs with the CAS that changed
 		 * prev's word, as in cursor_restart(). */
 		if (rcu_atomic_cas(&c.prev->next, &c.prev_word,
-				   lfht_bucket_link_(bucket, order) | (c.prev_word & LFHT_BUCKET_),
+				   lfht_link_to_(c.prev_rh, bucket, bucket_rh) |
+				   (c.prev_word & LFHT_BUCKET_),
 				   memory_order_release, memory_order_acquire))
 			return;
 		cursor_settle(&c);

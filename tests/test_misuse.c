@@ -626,13 +626,16 @@ static void unlink_a_bucket(void)
 	lfht_check_invariants_(ht);
 }
 
-/* Bucket 0's link with its tag turned upside down. */
+/* Bucket 0's link tagged as leading to an element whose reverse hash
+ * begins with 11 ones (d = 0, the 10 bits all set): more than any of the
+ * table's (a bucket of 4 or a node of 16 keys). */
 static void spoil_a_tag(void)
 {
 	struct cds_lfht *ht = quiet_table();
+	uintptr_t word = rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed);
 
 	rcu_atomic_store(&ht->bucket0.next,
-			 rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed) ^ LFHT_TAG_MASK_,
+			 (word & ~LFHT_TAG_MASK_) | ((uintptr_t)(1 << 10 | 0x3ff) << LFHT_TAG_SHIFT_),
 			 memory_order_relaxed);
 	lfht_check_invariants_(ht);
 }
@@ -667,8 +670,8 @@ END_TEST
 
 START_TEST(checker_aborts_on_a_link_with_a_wrong_tag)
 {
-	expect_abort(spoil_a_tag, "lfht: invariant: a link's tag is not the reverse hash "
-		     "of the node it links to");
+	expect_abort(spoil_a_tag, "lfht: invariant: a link's tag overstates the reverse "
+		     "hash of the element it links to");
 }
 END_TEST
 

@@ -193,17 +193,20 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 
 /*
  * Tagged links. On 64-bit builds (unless LFHT_UNTAGGED_LINKS, the build
- * option tagged_links=false) the top 16 bits of a next word, the tag, tell
- * about the element it links to (S) what a walk would otherwise load S to
- * learn. The top 6 bits c:
- * - c = 63: S is a bucket, of the order in the low 10 bits;
- * - 1 <= c <= 62: S is a node whose reverse hash leaves that of the word's
- *   holder (H) at bit d = c - 1 from the top: they share their top d bits
- *   and S has the next one set (the list is sorted: H < S); the low 10
- *   bits are the 10 bits of S after that one. A walk that knows H and its
- *   key K learns that S sorts after K without loading S;
- * - c = 0: nothing known (H == S, d > 61, or a pointer without a tag, as
- *   an iterator keeps: always safe).
+ * option tagged_links=false) the top 16 bits of a next word, the tag, say
+ * where the reverse hash of the element it links to (S, a node or a
+ * bucket) leaves that of the word's holder (H): d + 1 in the top 6 bits,
+ * where S and H share their top d bits and S has the next one set (the
+ * list is sorted: H < S), then the 10 bits of S that follow it. A walk
+ * that knows H and its key K learns that S sorts after K without loading
+ * S. A tag of 0 tells nothing (H == S, d > 62, or a pointer without one,
+ * as an iterator keeps).
+ *
+ * A tag is never more than a lower bound: decoded from its holder, it
+ * gives a value <= S's reverse hash, exact when written from the holder
+ * (lfht_tag_()) and a lower bound when copied from an earlier holder
+ * (decoding from a later holder H' <= S keeps every bit H' shares with
+ * S). So a walk that stops on a tag never stops early.
  *
  * Linux keeps user addresses below 2^48 on x86-64, aarch64 and ppc64le
  * unless a program maps memory above on purpose; the library refuses a
@@ -218,72 +221,47 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 #endif
 
 #if LFHT_TAG_SHIFT_
-#define LFHT_TAG_BUCKET_ ((uintptr_t)63 << (LFHT_TAG_SHIFT_ + 10))
-
-/* The tag of a link from a holder of reverse hash holder to a node of
- * reverse hash node (>= holder), shifted into place. */
-static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
+/* The tag of a link from a holder of reverse hash holder to an element of
+ * reverse hash element (>= holder), shifted into place. */
+static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long element)
 {
-	unsigned long diff = holder ^ node;
+	unsigned long diff = holder ^ element;
 	unsigned d;
 
 	if (!diff)
 		return 0;
 	d = (unsigned)__builtin_clzl(diff);
-	if (d > 61)
+	if (d == 63)
 		return 0;
-	/* d + 1 above the 10 bits of node after its differing bit. */
-	return (uintptr_t)(((unsigned long)(d + 1) << 10) | ((node << (d + 1)) >> 54))
+	/* d + 1 above the 10 bits of element after its differing bit. */
+	return (uintptr_t)(((unsigned long)(d + 1) << 10) | ((element << (d + 1)) >> 54))
 	       << LFHT_TAG_SHIFT_;
 }
 
-/* Whether word links to a bucket. */
-static inline int lfht_links_bucket_(uintptr_t word)
-{
-	return (word & LFHT_TAG_BUCKET_) == LFHT_TAG_BUCKET_;
-}
-
-/* A link to bucket (of order), without flags. */
-static inline uintptr_t lfht_bucket_link_(const struct cds_lfht_node *bucket, unsigned order)
-{
-	return (uintptr_t)bucket | LFHT_TAG_BUCKET_ | ((uintptr_t)order << LFHT_TAG_SHIFT_);
-}
-
 /*
- * Whether the node that word links to sorts after reverse hash key, read
- * from the tag alone (0 when the tag cannot tell, or links a bucket);
- * holder is the reverse hash of the element holding word. With d and the
- * 10 bits b from the tag: S shares H's top d bits, so if K does too, S > K
- * as soon as S's next 11 bits, 1 then b, exceed K's.
+ * Whether the element that word links to sorts after reverse hash key,
+ * read from the tag alone (0 when the tag cannot tell); holder is the
+ * reverse hash of the element holding word. With d and the 10 bits b from
+ * the tag: S shares H's top d bits, so if K does too, S > K as soon as S's
+ * next 11 bits, 1 then b, exceed K's.
  */
 static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
 {
 	unsigned long tag = (unsigned long)(word >> LFHT_TAG_SHIFT_);
-	unsigned c = (unsigned)(tag >> 10);
+	unsigned d;
 
-	if (c == 0 || c == 63)
+	if (!(tag >> 10))
 		return 0;
-	return ((holder ^ key) >> (63 - (c - 1)) >> 1) == 0 &&
-	       ((tag & 0x3ffUL) | 0x400UL) > ((key << (c - 1)) >> 53);
+	d = (unsigned)(tag >> 10) - 1;
+	return ((holder ^ key) >> (63 - d) >> 1) == 0 &&
+	       ((tag & 0x3ffUL) | 0x400UL) > ((key << d) >> 53);
 }
 #else
-static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long node)
+static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long element)
 {
 	(void)holder;
-	(void)node;
+	(void)element;
 	return 0;
-}
-
-static inline int lfht_links_bucket_(uintptr_t word)
-{
-	(void)word;
-	return 0;
-}
-
-static inline uintptr_t lfht_bucket_link_(const struct cds_lfht_node *bucket, unsigned order)
-{
-	(void)order;
-	return (uintptr_t)bucket;
 }
 
 static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
@@ -295,11 +273,18 @@ static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned
 }
 #endif
 
-/* A link from a holder of reverse hash holder to node (a node, not a
- * bucket; NULL: the end), without flags. */
+/* A link from a holder of reverse hash holder to element (NULL: the end),
+ * of reverse hash element_rh, without flags. */
+static inline uintptr_t lfht_link_to_(unsigned long holder, const struct cds_lfht_node *element,
+				      unsigned long element_rh)
+{
+	return element ? (uintptr_t)element | lfht_tag_(holder, element_rh) : 0;
+}
+
+/* A link from a holder of reverse hash holder to node, a node. */
 static inline uintptr_t lfht_link_(unsigned long holder, const struct cds_lfht_node *node)
 {
-	return node ? (uintptr_t)node | lfht_tag_(holder, node->reverse_hash) : 0;
+	return lfht_link_to_(holder, node, node ? node->reverse_hash : 0);
 }
 
 static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
@@ -307,48 +292,13 @@ static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
 	return (struct cds_lfht_node *)(word & ~(LFHT_TAG_MASK_ | (uintptr_t)LFHT_FLAGS_));
 }
 
-/* The link that replaces link (from another holder) for a new holder of
- * reverse hash holder; element is the reverse hash of what link links
- * to, when that is a node. A bucket's link carries its order: copied. */
-static inline uintptr_t lfht_relink_(unsigned long holder, uintptr_t link, unsigned long element)
-{
-	if (lfht_links_bucket_(link) || !lfht_ptr_(link))
-		return link & ~(uintptr_t)LFHT_FLAGS_;
-	return (uintptr_t)lfht_ptr_(link) | lfht_tag_(holder, element);
-}
-
-/* The reverse hash of a bucket reached through an untagged link (a plain
- * pointer: tagged_links=false, or an iterator's): searches the table's
- * bucket tables (lfht/buckets.c). */
-LFHT_API unsigned long lfht_bucket_reverse_hash_slow_(struct cds_lfht_view_ *view,
-							const struct cds_lfht_node *bucket);
-
-/* The reverse hash of bucket, reached through link. */
-static inline unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
-						      const struct cds_lfht_node *bucket,
-						      uintptr_t link)
-{
-#if LFHT_TAG_SHIFT_
-	if (lfht_links_bucket_(link)) {
-		unsigned order = (unsigned)(link >> LFHT_TAG_SHIFT_) & 0x3ffU;
-		/* Acquire: pairs with the release store of view.orders in
-		 * lfht_orders_reserve(), which the resizer made before
-		 * linking any bucket of order (the link's release CAS, which
-		 * the walk's acquire load of link read): the array loaded
-		 * here holds the entry. */
-		RCU_ATOMIC_(struct cds_lfht_node *) *orders =
-			rcu_atomic_load(&view->orders, memory_order_acquire);
-		/* Relaxed: stored before that link as well. */
-		struct cds_lfht_node *table =
-			rcu_atomic_load(&orders[order], memory_order_relaxed);
-		unsigned long i = (unsigned long)((const lfht_bucket_word_ *)(const void *)bucket -
-						  (const lfht_bucket_word_ *)(const void *)table);
-
-		return lfht_reverse_bits_(((1UL << order) >> 1) + i);
-	}
-#endif
-	return lfht_bucket_reverse_hash_slow_(view, bucket);
-}
+/* The reverse hash of a bucket: its index's, found by its place in the
+ * table's bucket tables (lfht/buckets.c). A walk needs it only when it
+ * goes past a bucket, which a tag does not settle: a bucket of a larger
+ * order than the walk's size (a grow or a shrink in progress), or one an
+ * iterator's untagged pointer leads to. */
+LFHT_API unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
+						  const struct cds_lfht_node *bucket);
 
 /*
  * The step of every read walk: loads node's next word into *next and
@@ -382,8 +332,8 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
  * the walk ends there without a match (the element sorts after key, or
  * the list ends), 0 to go on with *word and *holder moved one element on,
  * 2 when the element is a live node of reverse hash key (*word then holds
- * its next word, for the caller's match). Buckets are never loaded to be
- * compared: their reverse hash comes from their index.
+ * its next word, for the caller's match). A bucket's reverse hash is never
+ * loaded: the tag settles it, or its index gives it.
  */
 static inline int lfht_walk_step_(struct cds_lfht_view_ *view, uintptr_t *word,
 				  unsigned long *holder, unsigned long key)
@@ -394,28 +344,19 @@ static inline int lfht_walk_step_(struct cds_lfht_view_ *view, uintptr_t *word,
 
 	if (node == NULL || lfht_tag_after_(*word, *holder, key))
 		return 1;
-	if (lfht_links_bucket_(*word)) {
-		reverse_hash = lfht_bucket_reverse_hash_(view, node, *word);
-		if (reverse_hash > key)
-			return 1;
-		(void)lfht_load_next_(node, &next);
-	} else {
-		LFHT_VISIT_HOOK_();
-		if (!lfht_load_next_(node, &next) && (next & LFHT_BUCKET_)) {
-			/* A bucket through an untagged link. */
-			reverse_hash = lfht_bucket_reverse_hash_slow_(view, node);
-			if (reverse_hash > key)
-				return 1;
-		} else {
-			reverse_hash = node->reverse_hash;
-			if (reverse_hash > key)
-				return 1;
-			if (reverse_hash == key && !(next & LFHT_REMOVED_)) {
-				*word = next;
-				return 2;
-			}
+	LFHT_VISIT_HOOK_();
+	if (lfht_load_next_(node, &next)) {
+		reverse_hash = node->reverse_hash;
+		if (reverse_hash == key) {
+			*word = next;
+			return 2;
 		}
+	} else {
+		reverse_hash = (next & LFHT_BUCKET_) ? lfht_bucket_reverse_hash_(view, node)
+						     : node->reverse_hash;
 	}
+	if (reverse_hash > key)
+		return 1;
 	LFHT_WALK_MUTANT_(next);
 	*word = next;
 	*holder = reverse_hash;
