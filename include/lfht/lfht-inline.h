@@ -376,20 +376,28 @@ static inline void lfht_find_from_(struct cds_lfht_view_ *view, uintptr_t word,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
-	for (;;) {
-		struct cds_lfht_node *node = lfht_ptr_(word);
-		int step = lfht_walk_step_(view, &word, &holder, reverse_hash);
+	struct cds_lfht_node *node;
+	uintptr_t next;
 
-		if (step == 1)
+	for (;; word = next) {
+		node = lfht_ptr_(word);
+		if (node == NULL || lfht_tag_after_(word, holder, reverse_hash))
 			break;
-		if (step == 2) {
-			if (match(node, key)) {
+		LFHT_VISIT_HOOK_();
+		if (lfht_load_next_(node, &next)) {
+			holder = node->reverse_hash;
+			if (holder == reverse_hash && match(node, key)) {
 				iter->node = node;
-				iter->next = lfht_ptr_(word);
+				iter->next = lfht_ptr_(next);
 				return;
 			}
-			holder = reverse_hash;
+		} else {
+			holder = (next & LFHT_BUCKET_) ? lfht_bucket_reverse_hash_(view, node)
+						       : node->reverse_hash;
 		}
+		if (holder > reverse_hash)
+			break;
+		LFHT_WALK_MUTANT_(next);
 	}
 	iter->node = NULL;
 	iter->next = NULL;
