@@ -27,7 +27,8 @@
 #define TEST_FLAVOUR_NAME "qsbr"
 #define TEST_IS_QSBR 1
 #define TEST_IS_BP 0
-#define TEST_FORCE_FENCES_ENV NULL
+/* QSBR has no fence mode: a variable that is never set. */
+#define TEST_FORCE_FENCES_ENV ""
 /* A QSBR reader announces quiescent states itself; memb needs nothing. */
 static inline void reader_quiescent(void) { rcu_quiescent_state(); }
 static inline void reader_offline(void) { rcu_thread_offline(); }

@@ -572,18 +572,19 @@ START_TEST(flavour_ops_work_through_the_pointers)
 }
 END_TEST
 
-/* ---- memb: the fence fallback ----------------------------------------- */
+/* ---- memb, bp: the fence fallback ------------------------------------- */
 
 START_TEST(memb_readers_use_fences_when_env_forces_them)
 {
-	const char *force = getenv("RCU_MEMB_FORCE_FENCES");
+	const char *force = getenv(TEST_FORCE_FENCES_ENV);
 	int mode = test_memb_fence_mode();
 
 	ck_assert_msg(mode == 0 || mode == 1, "fence mode %d", mode);
 	if (force != NULL && strcmp(force, "1") == 0)
-		ck_assert_msg(mode == 1, "RCU_MEMB_FORCE_FENCES=1 but readers"
-			      " are not in fence mode");
-	printf("memb readers: %s\n", mode ? "full fences" : "membarrier");
+		ck_assert_msg(mode == 1, "%s=1 but readers are not in fence mode",
+			      TEST_FORCE_FENCES_ENV);
+	printf(TEST_FLAVOUR_NAME " readers: %s\n",
+	       mode ? "full fences" : "membarrier");
 }
 END_TEST
 
