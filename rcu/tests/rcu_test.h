@@ -205,6 +205,13 @@ struct test_count_goal {
 bool test_count_reached(void *goal);
 /* Busy work of about n steps that the compiler keeps. */
 void test_spin(unsigned n);
+/* Called inside a read-side section: until *release is set, notes a
+ * failure if obj stops being intact or *synced gets set (a grace period
+ * begun meanwhile must wait for the section). */
+void test_hold_until(_Atomic long *release, struct test_obj *obj,
+		     _Atomic long *synced);
+/* A thread body: synchronize_rcu(), then sets *(_Atomic long *)synced. */
+void *test_synchronize_then_flag(void *synced);
 
 void test_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* Joins within seconds (offline for the wait); false on timeout, when the

@@ -37,30 +37,12 @@ static struct hold *held;
 /* The section: entered by whoever calls it, first lock of the thread. */
 static void hold_section(struct hold *h)
 {
-	uint64_t seq;
-
 	rcu_read_lock();
 	/* Release: pairs with the acquire in test_flag_set(). */
 	rcu_atomic_store(&h->inside, 1, memory_order_release);
-	while (!test_flag_set(&h->release)) {
-		TEST_CHECK(test_obj_intact(h->obj, &seq),
-			   "object freed while a reader held it");
-		TEST_CHECK(!test_flag_set(&h->synced),
-			   "synchronize_rcu returned inside the section");
-		rcu_cpu_relax();
-	}
+	test_hold_until(&h->release, h->obj, &h->synced);
 	rcu_atomic_store(&h->left, 1, memory_order_release);
 	rcu_read_unlock();
-}
-
-static void *syncer_run(void *p)
-{
-	struct hold *h = p;
-
-	synchronize_rcu();
-	/* Release: pairs with the acquire in test_flag_set(). */
-	rcu_atomic_store(&h->synced, 1, memory_order_release);
-	return NULL;
 }
 
 /* With h's section entered: a grace period begun now waits for it. */
@@ -70,7 +52,7 @@ static void check_grace_period_waits_for(struct hold *h)
 
 	ck_assert_msg(test_wait_until(test_flag_set, &h->inside, CALL_SECONDS),
 		      "reader never entered its section");
-	test_start(&syncer, syncer_run, h);
+	test_start(&syncer, test_synchronize_then_flag, &h->synced);
 	ck_assert_msg(!test_wait_until(test_flag_set, &h->synced, HOLD_SECONDS),
 		      "synchronize_rcu returned while a reader was inside");
 	rcu_atomic_store(&h->release, 1, memory_order_release);
@@ -328,7 +310,7 @@ static void child_reads_from_new_thread(void *arg)
 	test_start(&reader, unregistered_reader, &h);
 	if (!test_wait_until(test_flag_set, &h.inside, CALL_SECONDS))
 		_exit(3);
-	test_start(&syncer, syncer_run, &h);
+	test_start(&syncer, test_synchronize_then_flag, &h.synced);
 	if (test_wait_until(test_flag_set, &h.synced, HOLD_SECONDS))
 		_exit(4);
 	rcu_atomic_store(&h.release, 1, memory_order_release);

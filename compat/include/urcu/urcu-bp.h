@@ -39,19 +39,9 @@
  * <urcu/flavor.h> and <urcu/rculfhash.h>. */
 #define LFHT_URCU_NAME_(name) urcu_bp_##name
 
-static inline void urcu_bp_read_lock(void) { rcu_read_lock(); }
-static inline void urcu_bp_read_unlock(void) { rcu_read_unlock(); }
-static inline int urcu_bp_read_ongoing(void) { return rcu_read_ongoing(); }
-/* Optional in bp: registers now rather than at the first read lock. */
-static inline void urcu_bp_register_thread(void) { rcu_register_thread(); }
-static inline void urcu_bp_unregister_thread(void) { rcu_unregister_thread(); }
-static inline void urcu_bp_synchronize_rcu(void) { synchronize_rcu(); }
-static inline void urcu_bp_call_rcu(struct rcu_head *head,
-				    void (*func)(struct rcu_head *head))
-{
-	call_rcu(head, func);
-}
-static inline void urcu_bp_barrier(void) { rcu_barrier(); }
+/* urcu_bp_read_lock ... _barrier, which every flavour gives alike, come
+ * with <urcu/flavor.h> (included below). */
+
 /* lfht initialises the flavour before main. */
 static inline void urcu_bp_init(void) { }
 /* bp readers need no quiescent states: no-ops, as in liburcu. */
