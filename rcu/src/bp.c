@@ -20,7 +20,10 @@
  *   steps, so the test of registered, the push and the store of registered
  *   run with every signal blocked (pthread_sigmask, async-signal-safe): a
  *   handler never finds the thread half-registered, and the thread is
- *   pushed once.
+ *   pushed once. (registered is a plain bool, as in memb, whose debug
+ *   checks read it from handlers too: no handler can run while it is
+ *   written, so a handler reads a settled value, and the interrupted code
+ *   tests it again with signals blocked.)
  * - The exit hook (pthread_setspecific, registry.c) is a plain store in
  *   glibc for the registry's key (see registry_key_signal_safe()).
  * Unregistration (the key's destructor at thread exit, or
