@@ -273,8 +273,10 @@ START_TEST(handlers_inside_registration_register_once)
 		ck_assert_msg(test_wait_until(test_flag_set, &r.started, CALL_SECONDS),
 			      "thread did not start");
 		rcu_atomic_store(&r.firing, 1, memory_order_release);
-		while (!test_flag_set(&r.read))
+		for (double end = test_now() + CALL_SECONDS;
+		     !test_flag_set(&r.read) && test_now() < end;)
 			ck_assert_int_eq(pthread_kill(t, SIGUSR1), 0);
+		ck_assert_msg(test_flag_set(&r.read), "thread did not read");
 		ck_assert_uint_eq(test_registry_count(), before + 1);
 		rcu_atomic_store(&r.go, 1, memory_order_release);
 		ck_assert_joined(t);
