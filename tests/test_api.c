@@ -998,6 +998,73 @@ START_TEST(node_init_leaves_node_usable_and_nodes_are_reclaimed)
 }
 END_TEST
 
+/* ---- bp: threads that never register ------------------------------------ */
+
+#if defined(TEST_FLAVOUR_BP)
+#define BP_USERS 4
+#define BP_KEYS 256
+
+static struct cds_lfht *bp_table;
+static _Atomic long bp_found[BP_USERS];
+
+/*
+ * Never calls rcu_register_thread(): its first read lock (in test_fill)
+ * registers it. Adds its own keys, finds them, deletes the even ones (freed
+ * by call_rcu) and exits, which unregisters it.
+ */
+static void *bp_unregistered_user(void *arg)
+{
+	unsigned idx = (unsigned)(uintptr_t)arg;
+	uint64_t base = (uint64_t)idx * BP_KEYS;
+
+	test_fill(bp_table, base, base + BP_KEYS);
+	rcu_atomic_store(&bp_found[idx],
+			 (long)test_count_found(bp_table, base, base + BP_KEYS),
+			 memory_order_relaxed);
+	rcu_read_lock();
+	for (uint64_t k = base; k < base + BP_KEYS; k += 2) {
+		struct test_node *tn = test_lookup(bp_table, k);
+
+		if (tn != NULL && cds_lfht_del(bp_table, &tn->node) == 0)
+			test_node_free_rcu(tn);
+	}
+	rcu_read_unlock();
+	return NULL;
+}
+
+START_TEST(threads_that_never_register_use_a_table)
+{
+	pthread_t users[BP_USERS];
+	long before, after;
+
+	bp_table = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL);
+	ck_assert_ptr_nonnull(bp_table);
+	for (unsigned i = 0; i < BP_USERS; i++)
+		test_start(&users[i], bp_unregistered_user, (void *)(uintptr_t)i);
+	for (unsigned i = 0; i < BP_USERS; i++)
+		test_join(users[i]);
+	for (unsigned i = 0; i < BP_USERS; i++)
+		ck_assert_int_eq(rcu_atomic_load(&bp_found[i], memory_order_relaxed),
+				 BP_KEYS);
+	ck_assert_uint_eq(test_count_nodes(bp_table, &before, &after),
+			  BP_USERS * BP_KEYS / 2);
+	/* The users are gone: a grace period does not wait for them. */
+	synchronize_rcu();
+	test_empty_and_destroy(bp_table);
+}
+END_TEST
+
+static void add_flavour_tests(Suite *s)
+{
+	TEST_ADD(s, threads_that_never_register_use_a_table, 60);
+}
+#else
+static void add_flavour_tests(Suite *s)
+{
+	(void)s;
+}
+#endif
+
 int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
@@ -1040,5 +1107,6 @@ int main(void)
 	TEST_ADD(s, lookup_batch_gives_what_single_lookups_give, 30);
 	TEST_ADD(s, node_init_deleted_reads_deleted_and_del_replace_return_enoent, 30);
 	TEST_ADD(s, node_never_added_del_replace_return_enoent_without_debug_checks, 30);
+	add_flavour_tests(s);
 	return test_main(s);
 }

@@ -6,7 +6,7 @@
 # The whole test matrix of lfht, one "leg" per configuration, each in its own
 # build directory under build-ci/<leg> (reruns are incremental):
 #
-#   release   gcc, buildtype=release (no debug checks), both flavours, the
+#   release   gcc, buildtype=release (no debug checks), every flavour, the
 #             bench-smoke suite and the docs (when doxygen is installed)
 #   debug     gcc, buildtype=debugoptimized, debug_checks=true: the default
 #             build; runs the misuse (abort-with-a-message) tests

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Doxygen INPUT_FILTER for rcu/qsbr.h and rcu/memb.h: prints the header, then
-# the reference text of its short names from docs/reference/short/<name>.dox.
-# Both headers declare the same short names (rcu_read_lock(), ...), and
+# Doxygen INPUT_FILTER for rcu/qsbr.h, rcu/memb.h and rcu/bp.h: prints the
+# header, then the reference text of its short names from
+# docs/reference/short/<name>.dox. The headers declare the same short names
+# (rcu_read_lock(), ...), and
 # doxygen can only tell which declaration a block documents when the block
 # sits in the same file. Appending (and documenting the flavour object on its
 # own line) keeps the header's line numbers.

@@ -4,9 +4,11 @@
  * \brief The table: an RCU-protected, lock-free, resizable hash table (the
  * `cds_lfht` API).
  *
- * Include a flavour header first, `<rcu/qsbr.h>` or `<rcu/memb.h>`, then
- * this one: cds_lfht_new() then builds a table driven by that flavour. The
- * library itself (`liblfht`) is built once and serves either flavour.
+ * Include a flavour header first, `<rcu/qsbr.h>`, `<rcu/memb.h>` or
+ * `<rcu/bp.h>`, then this one: cds_lfht_new() then builds a table driven by
+ * that flavour. The library itself (`liblfht`) is built once and serves
+ * every flavour. Under bp every thread counts as registered (its first
+ * read lock registers it).
  *
  * Each entry below says what RCU asks of its caller (RCU state) and what
  * memory ordering it gives (Ordering). The RCU rules in one place:
@@ -199,7 +201,7 @@ static inline struct cds_lfht_node *cds_lfht_iter_get_node(const struct cds_lfht
  * \param flags As for cds_lfht_new().
  * \param attr As for cds_lfht_new().
  * \param flavour The RCU flavour whose readers use the table (the
- * `rcu_flavour` object of `<rcu/qsbr.h>` or `<rcu/memb.h>`).
+ * `rcu_flavour` object of `<rcu/qsbr.h>`, `<rcu/memb.h>` or `<rcu/bp.h>`).
  * \return The table, or NULL with errno set: as cds_lfht_new(), and EINVAL
  * when \p flavour is NULL.
  *

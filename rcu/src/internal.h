@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * internal.h - what the rcu sources share. Every source file is compiled
- * once per flavour library, with -DRCU_BUILD_QSBR or -DRCU_BUILD_MEMB. This
- * header picks that flavour's public header and gives every internal name
- * the flavour prefix (rcu_qsbr_*_ / rcu_memb_*_), so the two libraries can
- * be linked, even statically, into one program. Internal names are hidden
+ * once per flavour library, with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB or
+ * -DRCU_BUILD_BP. This header picks that flavour's public header and gives
+ * every internal name the flavour prefix (rcu_qsbr_*_ / rcu_memb_*_ /
+ * rcu_bp_*_), so the libraries can be linked, even statically, into one
+ * program. Internal names are hidden
  * (gnu_symbol_visibility: hidden); only RCU_API names are exported.
  *
  * The files:
@@ -14,7 +15,9 @@
  *               synchronize_rcu
  *   qsbr.c      QSBR flavour: its own exported functions, flavour object,
  *               hooks
- *   memb.c      memb flavour: flavour object, hooks, membarrier set-up
+ *   memb.c      memb and bp flavours: flavour object, hooks, membarrier
+ *               set-up
+ *   bp.c        bp only: registration by the first read lock, signal-safe
  *   call_rcu.c  call_rcu queue, its worker thread, rcu_barrier
  *   poll.c      polling grace periods: rcu_poll_start(), rcu_poll_done()
  *   fork.c      pthread_atfork handlers that tie the others together
@@ -32,8 +35,15 @@
 #elif defined(RCU_BUILD_MEMB)
 #include <rcu/memb.h>
 #define RCU_SYM_(name) rcu_memb_##name
+#define FLAVOUR_NAME "memb"
+#define FLAVOUR_FORCE_FENCES_ENV "RCU_MEMB_FORCE_FENCES"
+#elif defined(RCU_BUILD_BP)
+#include <rcu/bp.h>
+#define RCU_SYM_(name) rcu_bp_##name
+#define FLAVOUR_NAME "bp"
+#define FLAVOUR_FORCE_FENCES_ENV "RCU_BP_FORCE_FENCES"
 #else
-#error "compile with -DRCU_BUILD_QSBR or -DRCU_BUILD_MEMB"
+#error "compile with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB or -DRCU_BUILD_BP"
 #endif
 
 /* This flavour's exported state (rcu/reader.h). */
@@ -116,6 +126,10 @@ void registry_lock(void);
 void registry_unlock(void);
 /* Whether a reader other than the caller is registered; under the lock. */
 bool registry_has_other(void);
+#define registry_arm_exit_hook	RCU_SYM_(registry_arm_exit_hook_)
+/* Makes the calling thread's exit unregister it (r: its reader state) or,
+ * with NULL, not. */
+void registry_arm_exit_hook(struct rcu_reader_ *r);
 void registry_fork_prepare(void);
 void registry_fork_parent(void);
 void registry_fork_child(void);
@@ -162,11 +176,20 @@ bool call_rcu_in_callback(void);
 #define registry_thread_state	RCU_SYM_(registry_thread_state_)
 unsigned registry_thread_state(void);
 
+/* bp.c (bp only): threads that registered themselves lock-free and are not
+ * on registry_readers yet. */
+#define bp_pending_absorb	RCU_SYM_(bp_pending_absorb_)
+#define bp_pending_forget	RCU_SYM_(bp_pending_forget_)
+/* Under registry_lock() (which calls it): moves them to registry_readers. */
+void bp_pending_absorb(void);
+/* fork child, before the registry is rebuilt: forgets them. */
+void bp_pending_forget(void);
+
 /* fork.c */
 #define fork_install_handlers	RCU_SYM_(fork_install_handlers_)
 void fork_install_handlers(void);
 
-/* qsbr.c / memb.c: the flavour's hooks for the shared code. */
+/* qsbr.c / memb.c (memb and bp): the flavour's hooks for the shared code. */
 #define flavour_fence_all_readers RCU_SYM_(fence_all_readers_)
 #define flavour_reader_online	RCU_SYM_(reader_online_)
 #define flavour_reader_offline	RCU_SYM_(reader_offline_)
@@ -192,8 +215,8 @@ void flavour_fork_child(void);
 
 /*
  * Defines the flavour object (rcu/flavour.h) in qsbr.c or memb.c. The ops
- * both flavours export are named here; the file gives the flavour's name
- * and its quiescent-state ops (memb: no-ops, never NULL).
+ * every flavour exports are named here; the file gives the flavour's name
+ * and its quiescent-state ops (memb, bp: no-ops, never NULL).
  */
 #define FLAVOUR_DEFINE_OBJECT(name_, quiescent_state_, thread_offline_,	\
 			      thread_online_)				\

@@ -2,26 +2,29 @@
 /*
  * memb.c - the memb flavour's object, its hooks for the shared code, and
  * the start-up choice between membarrier and reader fences. (Its exported
- * functions are the ones both flavours share: registry.c, gp.c,
- * call_rcu.c.)
+ * functions are the ones every flavour shares: registry.c, gp.c,
+ * call_rcu.c.) Built for bp too, whose grace periods are memb's (bp.c adds
+ * its registration; the environment variable is RCU_BP_FORCE_FENCES).
  *
  * A registered thread's slot holds the counter it saw when its outermost
  * rcu_read_lock() began, or 0 outside sections; the inline fast paths in
- * <rcu/memb.h> maintain it with a compiler barrier only. The full fence the
- * reader skips is run on its CPU by membarrier(MEMBARRIER_CMD_PRIVATE_
- * EXPEDITED) in flavour_fence_all_readers(): every thread of the process
+ * <rcu/memb.h> (rcu/reader.h) maintain it with a compiler barrier only.
+ * The full fence the reader skips is run on its CPU by
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) in
+ * flavour_fence_all_readers(): every thread of the process
  * that is running executes a full barrier before the call returns, and a
  * thread that is not running passed one when it was switched out. So the
  * updater's "store; membarrier; load" and the reader's "store; compiler
  * barrier; load" behave as if both had seq_cst fences (gp.c notes 3, 5).
  *
  * Fence mode: when the kernel refuses MEMBARRIER_CMD_REGISTER_PRIVATE_
- * EXPEDITED, or RCU_MEMB_FORCE_FENCES=1 is set, use_fences is set once,
- * before main (constructor), and both sides use seq_cst fences instead.
+ * EXPEDITED, or RCU_MEMB_FORCE_FENCES=1 (bp: RCU_BP_FORCE_FENCES=1) is
+ * set, use_fences is set once, before main (constructor), and both sides
+ * use seq_cst fences instead.
  * Sanitizers (TSan) see those fences but not membarrier; the acquire/release
  * pairs of gp.c notes 2 and 4 are what they check in both modes.
  *
- * Relies on: registry.c, gp.c, call_rcu.c, <rcu/memb.h>.
+ * Relies on: registry.c, gp.c, call_rcu.c, <rcu/memb.h> or <rcu/bp.h>.
  */
 #define _GNU_SOURCE
 #include <linux/membarrier.h>
@@ -46,7 +49,7 @@ static bool memb_register_membarrier(void)
 
 __attribute__((constructor)) static void memb_choose_mode(void)
 {
-	const char *force = getenv("RCU_MEMB_FORCE_FENCES");
+	const char *force = getenv(FLAVOUR_FORCE_FENCES_ENV);
 	bool fences = force != NULL && strcmp(force, "1") == 0;
 
 	if (!fences)
@@ -60,13 +63,13 @@ void flavour_fence_all_readers(void)
 	/* Relaxed: use_fences is written before main (or in a fork child,
 	 * single-threaded), so every thread reads the same mode. */
 	if (rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed)) {
-		/* Pairs with the seq_cst fences in rcu_memb_reader_fence_()
-		 * (gp.c notes 3 and 5). */
+		/* Pairs with the seq_cst fences in rcu_mb_reader_fence_()
+		 * (rcu/reader.h; gp.c notes 3 and 5). */
 		rcu_fence(memory_order_seq_cst);
 		return;
 	}
 	/* Full barrier on every running thread of the process; pairs with the
-	 * compiler barriers in rcu_memb_reader_fence_() (gp.c notes 3, 5). */
+	 * compiler barriers in rcu_mb_reader_fence_() (gp.c notes 3, 5). */
 	if (memb_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
 		perror("rcu: synchronize_rcu: membarrier");
 		abort();
@@ -108,4 +111,4 @@ static void memb_noop(void)
 {
 }
 
-FLAVOUR_DEFINE_OBJECT("memb", memb_noop, memb_noop, memb_noop);
+FLAVOUR_DEFINE_OBJECT(FLAVOUR_NAME, memb_noop, memb_noop, memb_noop);

@@ -192,6 +192,28 @@ void test_spin(unsigned n)
 		rcu_compiler_barrier();
 }
 
+void test_hold_until(_Atomic long *release, struct test_obj *obj,
+		     _Atomic long *synced)
+{
+	uint64_t seq;
+
+	while (!test_flag_set(release)) {
+		TEST_CHECK(test_obj_intact(obj, &seq),
+			   "object freed while a reader held it");
+		TEST_CHECK(!test_flag_set(synced),
+			   "synchronize_rcu returned inside the section");
+		rcu_cpu_relax();
+	}
+}
+
+void *test_synchronize_then_flag(void *synced)
+{
+	synchronize_rcu();
+	/* Release: pairs with the acquire in test_flag_set(). */
+	rcu_atomic_store((_Atomic long *)synced, 1, memory_order_release);
+	return NULL;
+}
+
 void test_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	int err = pthread_create(thread, NULL, fn, arg);

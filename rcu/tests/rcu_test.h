@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rcu/tests/rcu_test.h - what every RCU core test shares: the flavour picked
- * at build time (-DTEST_FLAVOUR_QSBR or -DTEST_FLAVOUR_MEMB) behind
+ * at build time (-DTEST_FLAVOUR_QSBR, _MEMB or _BP) behind
  * flavour-neutral helpers, a test object with a magic word and a sequence
  * number that are poisoned when it is freed, bounded waits and joins,
  * failure notes from worker threads, and the Check runner.
@@ -26,6 +26,9 @@
 #include <rcu/qsbr.h>
 #define TEST_FLAVOUR_NAME "qsbr"
 #define TEST_IS_QSBR 1
+#define TEST_IS_BP 0
+/* QSBR has no fence mode: a variable that is never set. */
+#define TEST_FORCE_FENCES_ENV ""
 /* A QSBR reader announces quiescent states itself; memb needs nothing. */
 static inline void reader_quiescent(void) { rcu_quiescent_state(); }
 static inline void reader_offline(void) { rcu_thread_offline(); }
@@ -44,11 +47,31 @@ static inline void reader_resume(bool was_online)
 	if (was_online)
 		rcu_thread_online();
 }
-/* memb only: whether readers run full fences (not part of the API). */
+/* memb, bp: whether readers run full fences (not part of the API). */
 static inline int test_memb_fence_mode(void) { return -1; }
-#elif defined(TEST_FLAVOUR_MEMB)
+/* The number of threads on the registry (not part of the API). */
+static inline unsigned long test_registry_count(void)
+{
+	return rcu_qsbr_registry_count_();
+}
+#elif defined(TEST_FLAVOUR_MEMB) || defined(TEST_FLAVOUR_BP)
+#if defined(TEST_FLAVOUR_MEMB)
 #include <rcu/memb.h>
 #define TEST_FLAVOUR_NAME "memb"
+#define TEST_IS_BP 0
+#define TEST_FORCE_FENCES_ENV "RCU_MEMB_FORCE_FENCES"
+#define test_gp_ rcu_memb_gp_
+#define test_registry_count_ rcu_memb_registry_count_
+#else
+/* bp: memb's read side and grace periods, registration by the first
+ * rcu_read_lock(); the tests' register calls are allowed no-ops. */
+#include <rcu/bp.h>
+#define TEST_FLAVOUR_NAME "bp"
+#define TEST_IS_BP 1
+#define TEST_FORCE_FENCES_ENV "RCU_BP_FORCE_FENCES"
+#define test_gp_ rcu_bp_gp_
+#define test_registry_count_ rcu_bp_registry_count_
+#endif
 #define TEST_IS_QSBR 0
 static inline void reader_quiescent(void) { }
 static inline void reader_offline(void) { }
@@ -57,10 +80,14 @@ static inline bool reader_pause(void) { return false; }
 static inline void reader_resume(bool was_online) { (void)was_online; }
 static inline int test_memb_fence_mode(void)
 {
-	return rcu_atomic_load(&rcu_memb_gp_.use_fences, memory_order_relaxed);
+	return rcu_atomic_load(&test_gp_.use_fences, memory_order_relaxed);
+}
+static inline unsigned long test_registry_count(void)
+{
+	return test_registry_count_();
 }
 #else
-#error "build with -DTEST_FLAVOUR_QSBR or -DTEST_FLAVOUR_MEMB"
+#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB or -DTEST_FLAVOUR_BP"
 #endif
 
 #ifdef RCU_DEBUG_CHECKS
@@ -178,6 +205,13 @@ struct test_count_goal {
 bool test_count_reached(void *goal);
 /* Busy work of about n steps that the compiler keeps. */
 void test_spin(unsigned n);
+/* Called inside a read-side section: until *release is set, notes a
+ * failure if obj stops being intact or *synced gets set (a grace period
+ * begun meanwhile must wait for the section). */
+void test_hold_until(_Atomic long *release, struct test_obj *obj,
+		     _Atomic long *synced);
+/* A thread body: synchronize_rcu(), then sets *(_Atomic long *)synced. */
+void *test_synchronize_then_flag(void *synced);
 
 void test_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* Joins within seconds (offline for the wait); false on timeout, when the

@@ -216,7 +216,6 @@ struct holder {
 static void *holder_run(void *p)
 {
 	struct holder *h = p;
-	uint64_t seq;
 
 	rcu_register_thread();
 	if (h->how == HOLD_AFTER_ONLINE) {
@@ -231,13 +230,7 @@ static void *holder_run(void *p)
 	rcu_atomic_store(&h->inside, 1, memory_order_release);
 	if (h->how != HOLD_NOTHING) {
 		/* Held: the grace period begun after this must not free it. */
-		while (!test_flag_set(&h->release)) {
-			TEST_CHECK(test_obj_intact(h->obj, &seq),
-				   "object freed while a reader held it");
-			TEST_CHECK(!test_flag_set(&h->synced),
-				   "synchronize_rcu returned inside the section");
-			rcu_cpu_relax();
-		}
+		test_hold_until(&h->release, h->obj, &h->synced);
 		/* Still inside: a grace period may end as soon as we leave. */
 		rcu_atomic_store(&h->left, 1, memory_order_release);
 		rcu_read_unlock();
@@ -253,16 +246,6 @@ static void *holder_run(void *p)
 	return NULL;
 }
 
-static void *syncer_run(void *p)
-{
-	struct holder *h = p;
-
-	synchronize_rcu();
-	/* Release: pairs with the acquire in test_flag_set(). */
-	rcu_atomic_store(&h->synced, 1, memory_order_release);
-	return NULL;
-}
-
 static void check_grace_period_waits(enum hold_how how)
 {
 	struct holder h = { .how = how, .obj = test_obj_new(1) };
@@ -272,7 +255,7 @@ static void check_grace_period_waits(enum hold_how how)
 	test_start(&reader, holder_run, &h);
 	ck_assert_msg(test_wait_until(test_flag_set, &h.inside, CALL_SECONDS),
 		      "reader never entered its section");
-	test_start(&syncer, syncer_run, &h);
+	test_start(&syncer, test_synchronize_then_flag, &h.synced);
 	ck_assert_msg(!test_wait_until(test_flag_set, &h.synced, HOLD_SECONDS),
 		      "synchronize_rcu returned while a reader was inside");
 	rcu_atomic_store(&h.release, 1, memory_order_release);
@@ -572,18 +555,19 @@ START_TEST(flavour_ops_work_through_the_pointers)
 }
 END_TEST
 
-/* ---- memb: the fence fallback ----------------------------------------- */
+/* ---- memb, bp: the fence fallback ------------------------------------- */
 
 START_TEST(memb_readers_use_fences_when_env_forces_them)
 {
-	const char *force = getenv("RCU_MEMB_FORCE_FENCES");
+	const char *force = getenv(TEST_FORCE_FENCES_ENV);
 	int mode = test_memb_fence_mode();
 
 	ck_assert_msg(mode == 0 || mode == 1, "fence mode %d", mode);
 	if (force != NULL && strcmp(force, "1") == 0)
-		ck_assert_msg(mode == 1, "RCU_MEMB_FORCE_FENCES=1 but readers"
-			      " are not in fence mode");
-	printf("memb readers: %s\n", mode ? "full fences" : "membarrier");
+		ck_assert_msg(mode == 1, "%s=1 but readers are not in fence mode",
+			      TEST_FORCE_FENCES_ENV);
+	printf(TEST_FLAVOUR_NAME " readers: %s\n",
+	       mode ? "full fences" : "membarrier");
 }
 END_TEST
 

@@ -6,6 +6,8 @@
  */
 #if defined(PROBE_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
+#elif defined(PROBE_FLAVOUR_BP)
+#include <rcu/bp.h>
 #else
 #include <rcu/memb.h>
 #endif

@@ -8,7 +8,7 @@ of their project's version:
   the flavour objects named by RCU_DECLARE_FLAVOUR("..."), must all be
   defined in the dynamic symbol table of the library they belong to
   (lfht_* in liblfht, rcu_qsbr_* in librcu-qsbr, rcu_memb_* in
-  librcu-memb);
+  librcu-memb, rcu_bp_* in librcu-bp);
 - nothing else may be (nm -D --defined-only); anything else is printed; in
   particular no liburcu name (cds_lfht_*, urcu_*, rcu_* without a flavour
   prefix), so that a process can hold lfht and liburcu at once;
@@ -23,9 +23,10 @@ import re
 import subprocess
 import sys
 
-LIBS = {'lfht': r'lfht_', 'rcu-qsbr': r'rcu_qsbr_', 'rcu-memb': r'rcu_memb_'}
+LIBS = {'lfht': r'lfht_', 'rcu-qsbr': r'rcu_qsbr_', 'rcu-memb': r'rcu_memb_',
+        'rcu-bp': r'rcu_bp_'}
 # Names no library may export: liburcu's (a process may hold both).
-FOREIGN = re.compile(r'^(cds_lfht_|urcu_|rcu_(?!qsbr_|memb_))')
+FOREIGN = re.compile(r'^(cds_lfht_|urcu_|rcu_(?!qsbr_|memb_|bp_))')
 
 
 def header_api(source_root):
@@ -78,7 +79,7 @@ def main():
     versions = {'lfht': lfht_version}
     for sub in info.get('subprojects', []):
         if sub['name'] == 'rcu':
-            versions['rcu-qsbr'] = versions['rcu-memb'] = sub['version']
+            versions['rcu-qsbr'] = versions['rcu-memb'] = versions['rcu-bp'] = sub['version']
     targets = json.loads(subprocess.check_output(['meson', 'introspect', '--targets', str(build)]))
     shared = {t['name']: pathlib.Path(t['filename'][0]) for t in targets
               if t['type'] == 'shared library' and t['name'] in LIBS}

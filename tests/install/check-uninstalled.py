@@ -7,9 +7,10 @@ PKG_CONFIG_PATH=BUILD_ROOT/meson-uninstalled (pkg-config then reads
 lfht-urcu-memb-uninstalled.pc for lfht-urcu-memb). Checks that those files
 carry the compatibility layer's include directory: builds
 tests/install/urcu_prog.c, a liburcu program, with only `pkg-config
---cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr with -DPROG_QSBR),
-asks the compiler (-MD) which headers it read, and fails unless <urcu.h>
-(<urcu-qsbr.h>), <urcu/rculfhash.h> and <urcu/uatomic.h> came from
+--cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr with -DPROG_QSBR,
+lfht-urcu-bp with -DPROG_BP), asks the compiler (-MD) which headers it
+read, and fails unless <urcu.h> (<urcu-qsbr.h>, <urcu-bp.h>),
+<urcu/rculfhash.h> and <urcu/uatomic.h> came from
 SOURCE_ROOT/compat/include and no header from liburcu-dev's directory;
 then runs it against the build tree's libraries (not liburcu's). Offline.
 """
@@ -56,7 +57,8 @@ def main():
     strict = ['-std=c11', '-Wall', '-Wextra', '-Werror']
     errors = []
     for pc, define, top in [('lfht-urcu-memb', [], 'urcu.h'),
-                            ('lfht-urcu-qsbr', ['-DPROG_QSBR'], 'urcu-qsbr.h')]:
+                            ('lfht-urcu-qsbr', ['-DPROG_QSBR'], 'urcu-qsbr.h'),
+                            ('lfht-urcu-bp', ['-DPROG_BP'], 'urcu-bp.h')]:
         if not (build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists():
             errors.append(f'{pc}-uninstalled.pc: not in {build / "meson-uninstalled"}')
             continue

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * prog.c - an out-of-tree program built against an installed lfht with
- * nothing but pkg-config (tests/install/check-install.py): one table, both
- * flavours selectable at compile time (-DPROG_MEMB), add / lookup / delete /
+ * nothing but pkg-config (tests/install/check-install.py): one table, each
+ * flavour selectable at compile time (-DPROG_MEMB, -DPROG_BP), add / lookup / delete /
  * free after a grace period / destroy.
  */
-#ifdef PROG_MEMB
+#if defined(PROG_MEMB)
 #include <rcu/memb.h>
+#elif defined(PROG_BP)
+#include <rcu/bp.h>
 #else
 #include <rcu/qsbr.h>
 #endif

@@ -2,12 +2,15 @@
 /*
  * urcu_prog.c - a liburcu program (liburcu's headers and names only), built
  * against an installed lfht with nothing but `pkg-config --cflags --libs
- * lfht-urcu-memb` (or lfht-urcu-qsbr with -DPROG_QSBR) by
+ * lfht-urcu-memb` (or lfht-urcu-qsbr with -DPROG_QSBR, lfht-urcu-bp with
+ * -DPROG_BP) by
  * tests/install/check-install.py: a table, add / lookup / delete, free by
  * call_rcu, rcu_barrier, destroy.
  */
-#ifdef PROG_QSBR
+#if defined(PROG_QSBR)
 #include <urcu-qsbr.h>
+#elif defined(PROG_BP)
+#include <urcu-bp.h>
 #else
 #include <urcu.h>
 #endif

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hash_test.h - the body of hash_memb.c and hash_qsbr.c: a hash-table
+ * hash_test.h - the body of hash_memb.c, hash_qsbr.c and hash_bp.c: a hash-table
  * program written in liburcu's idiom (liburcu's headers and names only),
  * so that it builds unchanged against liburcu and against lfht's
  * compatibility layer. The including file has included its flavour header
  * and defined TEST_FLAVOR (a string) and TEST_FL(name) (the flavour's
- * prefixed name, urcu_memb_<name> or urcu_qsbr_<name>), and TEST_INIT
- * where the flavour has an init function. TEST_HAVE_NODE_INIT_DELETED
+ * prefixed name, urcu_memb_<name>, urcu_qsbr_<name> or urcu_bp_<name>),
+ * and TEST_INIT where the flavour has an init function. bp defines
+ * TEST_BP: its readers never register (their first read lock does), and
+ * fork() goes through liburcu-bp's fork hooks. TEST_HAVE_NODE_INIT_DELETED
  * (from meson: liburcu 0.13 lacks cds_lfht_node_init_deleted, and neither
  * 0.13 nor 0.14 has a version macro to test) selects the 0.14 name.
  *
@@ -52,6 +54,21 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifdef TEST_BP
+/* bp: the readers' first rcu_read_lock() registers them. */
+static void reader_register(void) { }
+static void reader_unregister(void) { }
+static void bp_before_fork(void) { TEST_FL(before_fork)(); }
+static void bp_after_fork_parent(void) { TEST_FL(after_fork_parent)(); }
+static void bp_after_fork_child(void) { TEST_FL(after_fork_child)(); }
+#else
+static void reader_register(void) { rcu_register_thread(); }
+static void reader_unregister(void) { rcu_unregister_thread(); }
+static void bp_before_fork(void) { }
+static void bp_after_fork_parent(void) { }
+static void bp_after_fork_child(void) { }
+#endif
 
 #define NR_WRITERS	2
 #define NR_READERS	2
@@ -390,7 +407,7 @@ static void *reader(void *arg)
 	unsigned idx = (unsigned)(unsigned long)arg;
 	unsigned long rnd = 0x2545f4914f6cdd1dUL + idx;
 
-	rcu_register_thread();
+	reader_register();
 	while (!CMM_LOAD_SHARED(stop)) {
 		unsigned long key = next_rand(&rnd) % NR_KEYS;
 		struct cds_lfht_iter iter;
@@ -421,7 +438,7 @@ static void *reader(void *arg)
 		}
 	}
 	thread_done(idx);
-	rcu_unregister_thread();
+	reader_unregister();
 	return NULL;
 }
 
@@ -645,6 +662,7 @@ static void check_fork(void)
 		     "qemu-user: fork check skipped");
 		return;
 	}
+	bp_before_fork();
 	call_rcu_before_fork();
 	pid = fork();
 	if (pid == 0) {
@@ -653,6 +671,7 @@ static void check_fork(void)
 		int ok;
 
 		call_rcu_after_fork_child();
+		bp_after_fork_child();
 		rcu_read_lock();
 		cds_lfht_lookup(table, hash_key(key), match_key, &key, &iter);
 		ok = cds_lfht_iter_get_node(&iter) == (present[key] ? &present[key]->node : NULL);
@@ -660,6 +679,7 @@ static void check_fork(void)
 		_exit(ok ? 0 : 3);
 	}
 	call_rcu_after_fork_parent();
+	bp_after_fork_parent();
 	CHECK(pid > 0);
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * urcu015_test.h - the body of urcu015_memb.c and urcu015_qsbr.c: a program
+ * urcu015_test.h - the body of urcu015_memb.c, urcu015_qsbr.c and
+ * urcu015_bp.c: a program
  * written for liburcu 0.15 (its headers and names only), using what 0.14
  * and 0.15 added for programs of the hash table:
  *

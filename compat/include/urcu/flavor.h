@@ -2,8 +2,11 @@
 /*
  * urcu/flavor.h (lfht's liburcu compatibility layer) - struct
  * rcu_flavor_struct, the table of a flavour's operations, and struct
- * urcu_atfork; after a flavour header, that flavour's object
- * (urcu_memb_flavor or urcu_qsbr_flavor, also named rcu_flavor), which
+ * urcu_atfork; after a flavour header, the prefixed functions every
+ * flavour gives alike (urcu_<flavour>_read_lock, _read_unlock,
+ * _read_ongoing, _register_thread, _unregister_thread, _synchronize_rcu,
+ * _call_rcu, _barrier) and that flavour's object (urcu_memb_flavor,
+ * urcu_qsbr_flavor or urcu_bp_flavor, also named rcu_flavor), which
  * cds_lfht_new_flavor() accepts.
  *
  * Differs from liburcu: the flavour object is a static const object of each
@@ -58,6 +61,22 @@ struct rcu_flavor_struct {
  * again at its end) has chosen the flavour. */
 #if defined(LFHT_URCU_NAME_) && !defined(LFHT_URCU_FLAVOR_OBJECT_)
 #define LFHT_URCU_FLAVOR_OBJECT_ 1
+
+/* The prefixed functions every flavour gives alike (urcu_memb_read_lock,
+ * urcu_qsbr_read_lock, ...), over the short names of the lfht flavour
+ * header that the flavour header included. */
+static inline void LFHT_URCU_NAME_(read_lock)(void) { rcu_read_lock(); }
+static inline void LFHT_URCU_NAME_(read_unlock)(void) { rcu_read_unlock(); }
+static inline int LFHT_URCU_NAME_(read_ongoing)(void) { return rcu_read_ongoing(); }
+static inline void LFHT_URCU_NAME_(register_thread)(void) { rcu_register_thread(); }
+static inline void LFHT_URCU_NAME_(unregister_thread)(void) { rcu_unregister_thread(); }
+static inline void LFHT_URCU_NAME_(synchronize_rcu)(void) { synchronize_rcu(); }
+static inline void LFHT_URCU_NAME_(call_rcu)(struct rcu_head *head,
+					     void (*func)(struct rcu_head *head))
+{
+	call_rcu(head, func);
+}
+static inline void LFHT_URCU_NAME_(barrier)(void) { rcu_barrier(); }
 
 static inline void LFHT_URCU_NAME_(register_rculfhash_atfork)(struct urcu_atfork *atfork)
 {

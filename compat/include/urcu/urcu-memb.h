@@ -36,18 +36,9 @@
  * <urcu/flavor.h> and <urcu/rculfhash.h>. */
 #define LFHT_URCU_NAME_(name) urcu_memb_##name
 
-static inline void urcu_memb_read_lock(void) { rcu_read_lock(); }
-static inline void urcu_memb_read_unlock(void) { rcu_read_unlock(); }
-static inline int urcu_memb_read_ongoing(void) { return rcu_read_ongoing(); }
-static inline void urcu_memb_register_thread(void) { rcu_register_thread(); }
-static inline void urcu_memb_unregister_thread(void) { rcu_unregister_thread(); }
-static inline void urcu_memb_synchronize_rcu(void) { synchronize_rcu(); }
-static inline void urcu_memb_call_rcu(struct rcu_head *head,
-				      void (*func)(struct rcu_head *head))
-{
-	call_rcu(head, func);
-}
-static inline void urcu_memb_barrier(void) { rcu_barrier(); }
+/* urcu_memb_read_lock ... _barrier, which every flavour gives alike, come
+ * with <urcu/flavor.h> (included below). */
+
 /* lfht initialises the flavour before main. */
 static inline void urcu_memb_init(void) { }
 /* memb readers need no quiescent states: no-ops, as in liburcu. */

@@ -36,18 +36,9 @@
  * <urcu/flavor.h> and <urcu/rculfhash.h>. */
 #define LFHT_URCU_NAME_(name) urcu_qsbr_##name
 
-static inline void urcu_qsbr_read_lock(void) { rcu_read_lock(); }
-static inline void urcu_qsbr_read_unlock(void) { rcu_read_unlock(); }
-static inline int urcu_qsbr_read_ongoing(void) { return rcu_read_ongoing(); }
-static inline void urcu_qsbr_register_thread(void) { rcu_register_thread(); }
-static inline void urcu_qsbr_unregister_thread(void) { rcu_unregister_thread(); }
-static inline void urcu_qsbr_synchronize_rcu(void) { synchronize_rcu(); }
-static inline void urcu_qsbr_call_rcu(struct rcu_head *head,
-				      void (*func)(struct rcu_head *head))
-{
-	call_rcu(head, func);
-}
-static inline void urcu_qsbr_barrier(void) { rcu_barrier(); }
+/* urcu_qsbr_read_lock ... _barrier, which every flavour gives alike, come
+ * with <urcu/flavor.h> (included below). */
+
 static inline void urcu_qsbr_quiescent_state(void) { rcu_quiescent_state(); }
 static inline void urcu_qsbr_thread_offline(void) { rcu_thread_offline(); }
 static inline void urcu_qsbr_thread_online(void) { rcu_thread_online(); }

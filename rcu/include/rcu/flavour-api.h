@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcu/flavour-api.h - what <rcu/qsbr.h> and <rcu/memb.h> declare alike,
- * written once as macros over the flavour prefix (rcu_qsbr, rcu_memb): the
- * exported functions and state every flavour library has, and the
- * liburcu-style short names over them. Not an API: include a flavour header,
+ * rcu/flavour-api.h - what <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> declare
+ * alike, written once as macros over the flavour prefix (rcu_qsbr, rcu_memb,
+ * rcu_bp): the exported functions and state every flavour library has, and
+ * the liburcu-style short names over them. Not an API: include a flavour header,
  * not this file.
  *
  * The short names come from a macro the flavour header expands, rather than
  * from declarations in this file, so that they stay header-level static
- * inlines of that flavour (the exported symbols keep their prefix, and both
+ * inlines of that flavour (the exported symbols keep their prefix, and the
  * flavours link into one program) and so that the reference, which reads
  * each flavour header on its own, finds them there.
  */
@@ -23,8 +23,9 @@
 /*
  * The exported state the inline fast paths touch (rcu/reader.h) and the
  * exported functions of every flavour: the flavour's ops are these, plus,
- * for QSBR, the quiescent-state functions its header declares itself. The
- * slow paths of the inlines end the list. Use as a declaration:
+ * for QSBR, the quiescent-state functions its header declares itself. Then
+ * the number of threads on the registry (for tests and diagnostics: a
+ * snapshot, not an API) and the slow paths of the inlines. Use as a declaration:
  * RCU_FLAVOUR_EXPORTS_(rcu_qsbr);
  */
 #define RCU_FLAVOUR_EXPORTS_(fl)					\
@@ -42,11 +43,12 @@
 	RCU_API void fl##_barrier(void);				\
 	RCU_API struct rcu_poll_cookie fl##_poll_start(void);		\
 	RCU_API bool fl##_poll_done(struct rcu_poll_cookie cookie);	\
+	RCU_API unsigned long fl##_registry_count_(void);		\
 	RCU_API void fl##_wake_writer_(void);				\
 	RCU_NORETURN_ RCU_API void fl##_misuse_(const char *call, const char *rule)
 
 /*
- * The liburcu-style names both flavours give: static inlines over the
+ * The liburcu-style names every flavour gives: static inlines over the
  * flavour's exported functions and over the inline read side that its
  * header defines before expanding this (fl##_read_lock_inline_,
  * fl##_read_unlock_inline_, fl##_read_ongoing_inline_). Expands to function

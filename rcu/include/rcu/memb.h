@@ -45,7 +45,7 @@
 #define RCU_MEMB_H
 
 #ifdef RCU_FLAVOUR_SELECTED
-#error "include only one of <rcu/qsbr.h> and <rcu/memb.h> per translation unit"
+#error "include only one of <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> per translation unit"
 #endif
 #define RCU_FLAVOUR_SELECTED 1
 #define RCU_FLAVOUR_MEMB 1
@@ -66,92 +66,29 @@ RCU_DECLARE_FLAVOUR("rcu_memb_flavour");
  * are these. */
 RCU_FLAVOUR_EXPORTS_(rcu_memb);
 
-RCU_TSAN_FENCES_BEGIN_
-
-/*
- * The reader's half of the asymmetric fence: a compiler barrier when
- * synchronize_rcu() uses membarrier (which runs the full fence on this CPU
- * for us), a full fence otherwise. use_fences is written once before main.
- */
-static inline void rcu_memb_reader_fence_(void)
-{
-	/* Relaxed: written once before main (or in a fork child before it
-	 * has threads), so every thread agrees on the mode. */
-	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.use_fences,
-					     memory_order_relaxed), 0))
-		/* Pairs with the seq_cst fence in
-		 * flavour_fence_all_readers() (src/memb.c). */
-		rcu_fence(memory_order_seq_cst);
-	else
-		/* Pairs with membarrier() in
-		 * flavour_fence_all_readers() (src/memb.c). */
-		rcu_compiler_barrier();
-}
-
 /*
  * The read side keeps snapshot and nesting in one word (rcu/reader.h), and
  * changes it by one load and one store of the thread's own slot, so a
  * signal handler may enter a read-side section between any two of these
- * instructions: it leaves the word as it found it.
+ * instructions: it leaves the word as it found it. The helpers are shared
+ * with bp (rcu/reader.h).
  */
 static inline void rcu_memb_read_lock_fast_(void)
 {
-	struct rcu_reader_ *r = &rcu_memb_reader_;
-	/* Relaxed: the thread's own slot; only it (or a handler on it, which
-	 * restores the value) stores there. */
-	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
-
-	if (__builtin_expect((c & RCU_NEST_MASK_) != 0, 0)) {
-		/* Relaxed: nested; the outermost lock did the ordering. */
-		rcu_atomic_store(&r->ctr, c + 1, memory_order_relaxed);
-		return;
-	}
-	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
-	 * note 2); a section that snapshots the new counter sees what was
-	 * unlinked before it. Relaxed slot store: ordered before the
-	 * section's reads by the fence below (note 3). */
-	rcu_atomic_store(&r->ctr,
-			 rcu_atomic_load(&rcu_memb_gp_.ctr, memory_order_acquire) + 1,
-			 memory_order_relaxed);
-	/* The snapshot is visible before the section's first read; pairs
-	 * with flavour_fence_all_readers() after the increment in gp_run()
-	 * (note 3). */
-	rcu_memb_reader_fence_();
+	if (!rcu_mb_read_lock_nested_(&rcu_memb_reader_))
+		rcu_mb_read_lock_outermost_(&rcu_memb_reader_, &rcu_memb_gp_);
 }
 
 static inline void rcu_memb_read_unlock_fast_(void)
 {
-	struct rcu_reader_ *r = &rcu_memb_reader_;
-	/* Relaxed: the thread's own slot, as in the lock. */
-	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
-
-	if (__builtin_expect((c & RCU_NEST_MASK_) != 1, 0)) {
-		/* Relaxed: still nested; the outermost unlock orders. */
-		rcu_atomic_store(&r->ctr, c - 1, memory_order_relaxed);
-		return;
-	}
-	/* Release: the section's reads are done before a grace period sees it
-	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c,
-	 * note 4). */
-	rcu_atomic_store(&r->ctr, 0, memory_order_release);
-	/* The store is visible before the futex load (a sleeping writer's flag
-	 * store and our store must not pass each other); pairs with
-	 * flavour_fence_all_readers() after the futex store in
-	 * gp_wait_for_readers() (note 5). */
-	rcu_memb_reader_fence_();
-	/* Relaxed: ordered after the slot store by the fence above; the
-	 * wake-up's own ordering is the release swap in wake_writer_(). */
-	if (__builtin_expect(rcu_atomic_load(&rcu_memb_gp_.futex,
-					     memory_order_relaxed) == -1, 0))
-		rcu_memb_wake_writer_();
+	rcu_mb_read_unlock_(&rcu_memb_reader_, &rcu_memb_gp_,
+			    rcu_memb_wake_writer_);
 }
 
 /* The read-side nesting depth of the calling thread. */
 static inline unsigned long rcu_memb_nesting_(void)
 {
-	/* Relaxed: the thread's own slot. */
-	return (unsigned long)(rcu_atomic_load(&rcu_memb_reader_.ctr,
-					       memory_order_relaxed) & RCU_NEST_MASK_);
+	return rcu_mb_nesting_(&rcu_memb_reader_);
 }
 
 /* Whether the thread is inside a read-side section. */
@@ -181,8 +118,6 @@ static inline void rcu_memb_read_unlock_inline_(void)
 static inline void rcu_memb_read_lock_inline_(void) { rcu_memb_read_lock_fast_(); }
 static inline void rcu_memb_read_unlock_inline_(void) { rcu_memb_read_unlock_fast_(); }
 #endif
-
-RCU_TSAN_FENCES_END_
 
 /* The liburcu-style names (rcu/flavour-api.h). */
 RCU_FLAVOUR_SHORT_NAMES_(rcu_memb)

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rcu/reader.h - the per-thread reader state and the per-flavour grace-period
- * state that the inline read side of <rcu/qsbr.h> and <rcu/memb.h> touches.
+ * state that the inline read side of <rcu/qsbr.h>, <rcu/memb.h> and
+ * <rcu/bp.h> touches, and the read side that memb and bp share.
  * Not an API: the layout may change between versions (the libraries are
  * versioned by soname).
  *
  * One struct rcu_reader_ lives in thread-local storage per thread and flavour
- * (rcu_qsbr_reader_, rcu_memb_reader_). Its ctr is the only field another
- * thread reads without the registry lock:
- *   ctr == 0            the thread is quiescent (QSBR: offline; memb: outside
- *                       any read-side section);
+ * (rcu_qsbr_reader_, rcu_memb_reader_, rcu_bp_reader_). Its ctr is the only
+ * field another thread reads without the registry lock:
+ *   ctr == 0            the thread is quiescent (QSBR: offline; memb, bp:
+ *                       outside any read-side section);
  *   ctr == g + n        QSBR: g is the grace-period counter the thread saw at
- *                       its last quiescent state, n is 0; memb: g is the
+ *                       its last quiescent state, n is 0; memb, bp: g is the
  *                       counter it saw when its outermost rcu_read_lock()
  *                       began, n (1 .. RCU_NEST_MASK_) its nesting depth.
  * The grace-period counter starts at RCU_GP_STEP_ and advances by it, so its
@@ -21,7 +22,7 @@
  * counter is 64 bits and never wraps (2^48 grace periods), so 0 never is a
  * real snapshot.
  *
- * Why memb keeps its nesting in ctr: a read-side section entered from a
+ * Why memb and bp keep their nesting in ctr: a read-side section entered from a
  * signal handler that interrupts rcu_read_lock() or rcu_read_unlock()
  * between any two instructions must be protected. Every change of ctr is one
  * load of the thread's own word and one store to it; a handler's sections
@@ -47,9 +48,11 @@ struct rcu_reader_ {
 	/* QSBR with RCU_DEBUG_CHECKS: read-side nesting (memb keeps it in
 	 * ctr). Owner thread only. */
 	unsigned long nesting;
-	/* Set by rcu_register_thread(); owner thread only. */
+	/* Set by rcu_register_thread(); owner thread only (bp: also by its
+	 * first rcu_read_lock(), with signals blocked). */
 	bool registered;
-	/* Registry list links; under the registry lock. */
+	/* Registry list links; under the registry lock. (bp: next also links
+	 * the lock-free list of threads not yet on the registry, src/bp.c.) */
 	struct rcu_reader_ *next;
 	struct rcu_reader_ *prev;
 };
@@ -60,8 +63,9 @@ struct rcu_gp_ {
 	RCU_ATOMIC_(uint64_t) ctr;
 	/* -1 while a grace period sleeps waiting for readers, else 0. */
 	RCU_ATOMIC_(int32_t) futex;
-	/* memb: nonzero when readers must use full fences (no membarrier or
-	 * RCU_MEMB_FORCE_FENCES=1); set once at start-up. Unused by QSBR. */
+	/* memb, bp: nonzero when readers must use full fences (no membarrier,
+	 * or RCU_MEMB_FORCE_FENCES=1 / RCU_BP_FORCE_FENCES=1); set once at
+	 * start-up. Unused by QSBR. */
 	RCU_ATOMIC_(int32_t) use_fences;
 };
 
@@ -93,5 +97,105 @@ struct rcu_gp_ {
 #define RCU_TSAN_FENCES_BEGIN_
 #define RCU_TSAN_FENCES_END_
 #endif
+
+RCU_TSAN_FENCES_BEGIN_
+
+/*
+ * The read side of the flavours whose grace periods fence every reader for
+ * it (memb, bp; src/memb.c): each helper takes the flavour's own slot and
+ * grace-period state, and once inlined compiles to what a copy per flavour
+ * would. The slot changes by one load and one store of the thread's own
+ * word, so a signal handler may enter a read-side section between any two
+ * of these instructions: it leaves the word as it found it.
+ */
+
+/*
+ * The reader's half of the asymmetric fence: a compiler barrier when
+ * synchronize_rcu() uses membarrier (which runs the full fence on this CPU
+ * for us), a full fence otherwise. use_fences is written once before main.
+ */
+static inline void rcu_mb_reader_fence_(struct rcu_gp_ *gp)
+{
+	/* Relaxed: written once before main (or in a fork child before it
+	 * has threads), so every thread agrees on the mode. */
+	if (__builtin_expect(rcu_atomic_load(&gp->use_fences,
+					     memory_order_relaxed), 0))
+		/* Pairs with the seq_cst fence in
+		 * flavour_fence_all_readers() (src/memb.c). */
+		rcu_fence(memory_order_seq_cst);
+	else
+		/* Pairs with membarrier() in
+		 * flavour_fence_all_readers() (src/memb.c). */
+		rcu_compiler_barrier();
+}
+
+/* A nested rcu_read_lock(): true (and done) when r is in a section. */
+static inline bool rcu_mb_read_lock_nested_(struct rcu_reader_ *r)
+{
+	/* Relaxed: the thread's own slot; only it (or a handler on it, which
+	 * restores the value) stores there. */
+	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
+
+	if (__builtin_expect((c & RCU_NEST_MASK_) == 0, 1))
+		return false;
+	/* Relaxed: nested; the outermost lock did the ordering. */
+	rcu_atomic_store(&r->ctr, c + 1, memory_order_relaxed);
+	return true;
+}
+
+/* The outermost rcu_read_lock(): snapshot the counter, then fence. */
+static inline void rcu_mb_read_lock_outermost_(struct rcu_reader_ *r,
+					       struct rcu_gp_ *gp)
+{
+	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
+	 * note 2); a section that snapshots the new counter sees what was
+	 * unlinked before it. Relaxed slot store: ordered before the
+	 * section's reads by the fence below (note 3). */
+	rcu_atomic_store(&r->ctr,
+			 rcu_atomic_load(&gp->ctr, memory_order_acquire) + 1,
+			 memory_order_relaxed);
+	/* The snapshot is visible before the section's first read; pairs
+	 * with flavour_fence_all_readers() after the increment in gp_run()
+	 * (note 3). */
+	rcu_mb_reader_fence_(gp);
+}
+
+/* rcu_read_unlock(); wake is the flavour's wake_writer_(). */
+static inline void rcu_mb_read_unlock_(struct rcu_reader_ *r,
+				       struct rcu_gp_ *gp, void (*wake)(void))
+{
+	/* Relaxed: the thread's own slot, as in the lock. */
+	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
+
+	if (__builtin_expect((c & RCU_NEST_MASK_) != 1, 0)) {
+		/* Relaxed: still nested; the outermost unlock orders. */
+		rcu_atomic_store(&r->ctr, c - 1, memory_order_relaxed);
+		return;
+	}
+	/* Release: the section's reads are done before a grace period sees it
+	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c,
+	 * note 4). */
+	rcu_atomic_store(&r->ctr, 0, memory_order_release);
+	/* The store is visible before the futex load (a sleeping writer's flag
+	 * store and our store must not pass each other); pairs with
+	 * flavour_fence_all_readers() after the futex store in
+	 * gp_wait_for_readers() (note 5). */
+	rcu_mb_reader_fence_(gp);
+	/* Relaxed: ordered after the slot store by the fence above; the
+	 * wake-up's own ordering is the release swap in wake_writer_(). */
+	if (__builtin_expect(rcu_atomic_load(&gp->futex,
+					     memory_order_relaxed) == -1, 0))
+		wake();
+}
+
+/* The read-side nesting depth of r's thread. */
+static inline unsigned long rcu_mb_nesting_(struct rcu_reader_ *r)
+{
+	/* Relaxed: the thread's own slot. */
+	return (unsigned long)(rcu_atomic_load(&r->ctr, memory_order_relaxed) &
+			       RCU_NEST_MASK_);
+}
+
+RCU_TSAN_FENCES_END_
 
 #endif /* RCU_READER_H */

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/bp.h - the bp ("bulletproof") flavour: memb's read side and grace
+ * periods, without rcu_register_thread().
+ *
+ * A thread's first rcu_read_lock() registers it; its exit unregisters it.
+ * So a library can take read locks on threads it did not create and whose
+ * code it cannot change. The read side costs memb's plus one test of a
+ * thread-local flag in the outermost rcu_read_lock(); grace periods are
+ * memb's: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), or full fences on
+ * both sides where the kernel refuses it or RCU_BP_FORCE_FENCES=1 is set in
+ * the environment at start-up (decided once, before main).
+ *
+ * Rules:
+ * - No call is needed before a thread reads. rcu_register_thread() may be
+ *   called (it registers the thread now, outside any handler, and is a
+ *   no-op when the thread is registered already); rcu_unregister_thread(),
+ *   outside any read-side section, removes the thread from the registry
+ *   until its next rcu_read_lock(). A thread that exits is unregistered on
+ *   its way out (pthread key destructor), threads created by any library
+ *   included; with RCU_DEBUG_CHECKS, exiting inside a read-side section
+ *   aborts.
+ * - Threads outside a read-side section never delay a grace period and may
+ *   block freely. synchronize_rcu() may be called from any thread outside
+ *   read-side sections.
+ * - rcu_read_ongoing() is nonzero inside a read-side section.
+ * - Async-signal-safe read side: a signal handler may call rcu_read_lock(),
+ *   rcu_read_unlock() and rcu_read_ongoing(), even when it interrupts the
+ *   thread inside either call or inside its own registration, and even when
+ *   its rcu_read_lock() is the thread's first (that registration takes no
+ *   lock and allocates nothing; see src/bp.c). Sections nest up to 65535
+ *   deep. rcu_register_thread() and rcu_unregister_thread() themselves are
+ *   not for handlers (the second takes the registry lock).
+ * - The library must be loaded at start-up (linked, not dlopen()ed): the
+ *   read side's thread-local state must be in static TLS, which a thread
+ *   has from its creation, for a handler's first read lock to touch it.
+ * - call_rcu(), rcu_barrier(), polling grace periods and fork() behave as
+ *   in <rcu/memb.h>: one worker thread per flavour, and in a fork child only
+ *   the forking thread is still registered (any other thread that reads
+ *   there registers itself, as everywhere).
+ *
+ * Include one flavour header per translation unit. The short names below
+ * are static inlines over exported rcu_bp_* symbols, so a program may use
+ * several flavours in different translation units.
+ */
+#ifndef RCU_BP_H
+#define RCU_BP_H
+
+#ifdef RCU_FLAVOUR_SELECTED
+#error "include only one of <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> per translation unit"
+#endif
+#define RCU_FLAVOUR_SELECTED 1
+#define RCU_FLAVOUR_BP 1
+
+#include <rcu/atomic.h>
+#include <rcu/flavour.h>
+#include <rcu/flavour-api.h>
+#include <rcu/pointer.h>
+#include <rcu/reader.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+RCU_DECLARE_FLAVOUR("rcu_bp_flavour");
+
+/* The exported functions and state (rcu/flavour-api.h); the flavour's ops
+ * are these. */
+RCU_FLAVOUR_EXPORTS_(rcu_bp);
+
+/*
+ * memb's read side (rcu/reader.h) with the registration test in front of
+ * the outermost lock. registered only changes with signals blocked, so a
+ * handler never sees it half-way; a handler that registers the thread
+ * between the test and the call leaves the call nothing to do.
+ */
+static inline void rcu_bp_read_lock_fast_(void)
+{
+	if (rcu_mb_read_lock_nested_(&rcu_bp_reader_))
+		return;
+	if (__builtin_expect(!rcu_bp_reader_.registered, 0))
+		rcu_bp_register_thread();
+	rcu_mb_read_lock_outermost_(&rcu_bp_reader_, &rcu_bp_gp_);
+}
+
+static inline void rcu_bp_read_unlock_fast_(void)
+{
+	rcu_mb_read_unlock_(&rcu_bp_reader_, &rcu_bp_gp_, rcu_bp_wake_writer_);
+}
+
+/* The read-side nesting depth of the calling thread. */
+static inline unsigned long rcu_bp_nesting_(void)
+{
+	return rcu_mb_nesting_(&rcu_bp_reader_);
+}
+
+/* Whether the thread is inside a read-side section. */
+static inline int rcu_bp_read_ongoing_inline_(void)
+{
+	return rcu_bp_nesting_() != 0;
+}
+
+#ifdef RCU_DEBUG_CHECKS
+static inline void rcu_bp_read_lock_inline_(void)
+{
+	if (rcu_bp_nesting_() == RCU_NEST_MASK_)
+		rcu_bp_misuse_("rcu_read_lock", "read-side sections nested too deep");
+	rcu_bp_read_lock_fast_();
+}
+
+static inline void rcu_bp_read_unlock_inline_(void)
+{
+	if (rcu_bp_nesting_() == 0)
+		rcu_bp_misuse_("rcu_read_unlock",
+			       "not inside a read-side critical section");
+	rcu_bp_read_unlock_fast_();
+}
+#else
+static inline void rcu_bp_read_lock_inline_(void) { rcu_bp_read_lock_fast_(); }
+static inline void rcu_bp_read_unlock_inline_(void) { rcu_bp_read_unlock_fast_(); }
+#endif
+
+/* The liburcu-style names (rcu/flavour-api.h). */
+RCU_FLAVOUR_SHORT_NAMES_(rcu_bp)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RCU_BP_H */
