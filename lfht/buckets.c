@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/buckets.c - bucket tables by order and bucket lookup by hash.
+ * lfht/buckets.c - bucket tables by order, bucket lookup by hash, and a
+ * bucket's reverse hash from its place.
  *
  * Owns view.orders (the array of per-order tables) and the tables. Order 0
  * is bucket 0 inside struct cds_lfht; order j >= 1 is one allocation of
- * 2^(j-1) bucket nodes, never copied or moved while linked.
+ * 2^(j-1) buckets of 8 bytes each (a next word alone, <lfht/lfht-inline.h>),
+ * never copied or moved while linked.
  *
  * Invariants between atomic steps:
  * - every entry j with 2^j <= view.size points at a table whose nodes are
