@@ -351,9 +351,13 @@ static inline int lfht_walk_step_(struct cds_lfht_view_ *view, uintptr_t *word,
 			*word = next;
 			return 2;
 		}
+	} else if (!(next & LFHT_BUCKET_)) {
+		reverse_hash = node->reverse_hash;
 	} else {
-		reverse_hash = (next & LFHT_BUCKET_) ? lfht_bucket_reverse_hash_(view, node)
-						     : node->reverse_hash;
+		/* As in lfht_find_from_(). */
+		if (*holder == key)
+			return 1;
+		reverse_hash = lfht_bucket_reverse_hash_(view, node);
 	}
 	if (reverse_hash > key)
 		return 1;
@@ -391,9 +395,15 @@ static inline void lfht_find_from_(struct cds_lfht_view_ *view, uintptr_t word,
 				iter->next = lfht_ptr_(next);
 				return;
 			}
+		} else if (!(next & LFHT_BUCKET_)) {
+			holder = node->reverse_hash;
 		} else {
-			holder = (next & LFHT_BUCKET_) ? lfht_bucket_reverse_hash_(view, node)
-						       : node->reverse_hash;
+			/* A bucket after an element of the key's reverse hash
+			 * sorts after it (buckets come first among equals): the
+			 * end of cds_lfht_next_duplicate()'s untagged start. */
+			if (holder == reverse_hash)
+				break;
+			holder = lfht_bucket_reverse_hash_(view, node);
 		}
 		if (holder > reverse_hash)
 			break;
