@@ -327,90 +327,71 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
 #endif
 
 /*
- * One step of a walk for reverse hash key, at the element that *word
- * links to (held by an element of reverse hash *holder): returns 1 when
- * the walk ends there without a match (the element sorts after key, or
- * the list ends), 0 to go on with *word and *holder moved one element on,
- * 2 when the element is a live node of reverse hash key (*word then holds
- * its next word, for the caller's match). A bucket's reverse hash is never
- * loaded: the tag settles it, or its index gives it.
+ * One step of the walk shared by lookups, cds_lfht_next_duplicate() and
+ * batches, for reverse hash key and the key match accepts, at the element
+ * that *word links to (held by an element of reverse hash *holder).
+ * Returns 0 to go on (*word and *holder moved one element on), 1 when the
+ * walk ends without a match (the element sorts after key, or the list
+ * ends), 2 when the element is a live node of reverse hash key that match
+ * accepts (*found; *word then holds its next word). A bucket's reverse
+ * hash is never loaded: the tag settles it, or its index gives it.
  */
 static inline int lfht_walk_step_(struct cds_lfht_view_ *view, uintptr_t *word,
-				  unsigned long *holder, unsigned long key)
+				  unsigned long *holder, unsigned long reverse_hash,
+				  cds_lfht_match_fct match, const void *key,
+				  struct cds_lfht_node **found)
 {
 	struct cds_lfht_node *node = lfht_ptr_(*word);
-	unsigned long reverse_hash;
 	uintptr_t next;
 
-	if (node == NULL || lfht_tag_after_(*word, *holder, key))
+	if (node == NULL || lfht_tag_after_(*word, *holder, reverse_hash))
 		return 1;
 	LFHT_VISIT_HOOK_();
 	if (lfht_load_next_(node, &next)) {
-		reverse_hash = node->reverse_hash;
-		if (reverse_hash == key) {
+		*holder = node->reverse_hash;
+		if (*holder == reverse_hash && match(node, key)) {
+			*found = node;
 			*word = next;
 			return 2;
 		}
 	} else if (!(next & LFHT_BUCKET_)) {
-		reverse_hash = node->reverse_hash;
+		*holder = node->reverse_hash;
 	} else {
-		/* As in lfht_find_from_(). */
-		if (*holder == key)
+		/* A bucket after an element of the key's reverse hash sorts
+		 * after it (buckets come first among equals): the end of
+		 * cds_lfht_next_duplicate()'s untagged start. */
+		if (*holder == reverse_hash)
 			return 1;
-		reverse_hash = lfht_bucket_reverse_hash_(view, node);
+		*holder = lfht_bucket_reverse_hash_(view, node);
 	}
-	if (reverse_hash > key)
+	if (*holder > reverse_hash)
 		return 1;
 	LFHT_WALK_MUTANT_(next);
 	*word = next;
-	*holder = reverse_hash;
 	return 0;
 }
 
 /*
- * The walk shared by lookups and cds_lfht_next_duplicate(): from the
- * element that word links to on (word held by an element of reverse hash
- * holder), the first live node whose reverse hash is reverse_hash and
- * which match accepts. It stops at the first element, of any kind, whose
- * reverse hash is larger, without loading it when the link's tag tells:
- * the list is sorted, so the walk never leaves the key's run.
+ * The walk of lookups and cds_lfht_next_duplicate(): from the element
+ * that word links to on (word held by an element of reverse hash holder),
+ * the first live node whose reverse hash is reverse_hash and which match
+ * accepts. It stops at the first element, of any kind, whose reverse hash
+ * is larger, without loading it when the link's tag tells: the list is
+ * sorted, so the walk never leaves the key's run.
  */
 static inline void lfht_find_from_(struct cds_lfht_view_ *view, uintptr_t word,
 				   unsigned long holder, unsigned long reverse_hash,
 				   cds_lfht_match_fct match, const void *key,
 				   struct cds_lfht_iter *iter)
 {
-	struct cds_lfht_node *node;
-	uintptr_t next;
+	struct cds_lfht_node *found = NULL;
+	int step;
 
-	for (;; word = next) {
-		node = lfht_ptr_(word);
-		if (node == NULL || lfht_tag_after_(word, holder, reverse_hash))
-			break;
-		LFHT_VISIT_HOOK_();
-		if (lfht_load_next_(node, &next)) {
-			holder = node->reverse_hash;
-			if (holder == reverse_hash && match(node, key)) {
-				iter->node = node;
-				iter->next = lfht_ptr_(next);
-				return;
-			}
-		} else if (!(next & LFHT_BUCKET_)) {
-			holder = node->reverse_hash;
-		} else {
-			/* A bucket after an element of the key's reverse hash
-			 * sorts after it (buckets come first among equals): the
-			 * end of cds_lfht_next_duplicate()'s untagged start. */
-			if (holder == reverse_hash)
-				break;
-			holder = lfht_bucket_reverse_hash_(view, node);
-		}
-		if (holder > reverse_hash)
-			break;
-		LFHT_WALK_MUTANT_(next);
-	}
-	iter->node = NULL;
-	iter->next = NULL;
+	while ((step = lfht_walk_step_(view, &word, &holder, reverse_hash, match, key,
+				       &found)) == 0)
+		;
+	iter->node = step == 2 ? found : NULL;
+	iter->next = step == 2 ? lfht_ptr_(word) : NULL;
 }
 
 /* The lookup, inline so that the compiler can inline match. */
@@ -457,27 +438,20 @@ static inline void lfht_lookup_window_(struct cds_lfht_view_ *view,
 	}
 	while (walking) {
 		for (k = 0; k < m; k++) {
-			struct cds_lfht_node *node = lfht_ptr_(cur[k]);
+			struct cds_lfht_node *found = NULL;
 			int step;
 
 			if (!(walking & (1UL << k)))
 				continue;
-			step = lfht_walk_step_(view, &cur[k], &holders[k], reverse_hashes[k]);
-			if (step == 2 && match(node, keys[k])) {
-				iters[k].node = node;
-				iters[k].next = lfht_ptr_(cur[k]);
-				walking &= ~(1UL << k);
+			step = lfht_walk_step_(view, &cur[k], &holders[k], reverse_hashes[k], match,
+					       keys[k], &found);
+			if (step == 0) {
+				__builtin_prefetch(lfht_ptr_(cur[k]));
 				continue;
 			}
-			if (step == 1) {
-				iters[k].node = NULL;
-				iters[k].next = NULL;
-				walking &= ~(1UL << k);
-				continue;
-			}
-			if (step == 2)
-				holders[k] = reverse_hashes[k];
-			__builtin_prefetch(lfht_ptr_(cur[k]));
+			iters[k].node = step == 2 ? found : NULL;
+			iters[k].next = step == 2 ? lfht_ptr_(cur[k]) : NULL;
+			walking &= ~(1UL << k);
 		}
 	}
 }
