@@ -39,6 +39,7 @@
 #include <urcu-pointer.h>
 #include <urcu/pointer.h>
 #include <urcu/compiler.h>
+#include "test_check.h"
 #include <urcu/arch.h>
 #include <urcu/system.h>
 #include <urcu/uatomic.h>
@@ -79,14 +80,6 @@ static void bp_after_fork_child(void) { }
 #define MIN_OPS		2000UL
 #define HARD_LIMIT_S	20.0
 
-#define CHECK(cond)							\
-	do {								\
-		if (caa_unlikely(!(cond))) {				\
-			fprintf(stderr, "%s:%d: [%s] check failed: %s\n", \
-				__FILE__, __LINE__, TEST_FLAVOR, #cond); \
-			exit(1);					\
-		}							\
-	} while (0)
 
 /* node first: the for_each_entry macros apply caa_container_of to the
  * NULL that ends a walk, which is only harmless at offset 0. */

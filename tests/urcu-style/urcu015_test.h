@@ -39,6 +39,7 @@
 #include <urcu/urcu-poll.h>
 #include <urcu/rculfhash.h>
 #include <urcu/compiler.h>
+#include "test_check.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -55,14 +56,6 @@
 /* How long a poll that must not be done is watched. */
 #define HOLD_S		0.05
 
-#define CHECK(cond)							\
-	do {								\
-		if (caa_unlikely(!(cond))) {				\
-			fprintf(stderr, "%s:%d: [%s] check failed: %s\n", \
-				__FILE__, __LINE__, TEST_FLAVOR, #cond); \
-			exit(1);					\
-		}							\
-	} while (0)
 
 #ifdef TEST_QSBR
 #define test_quiescent()	rcu_quiescent_state()
