@@ -158,7 +158,9 @@ byte init_c[7];			/* epoch of node n's initialising stores */
 #define WROTE(t, n)	lw_t[n] = t; lw_c[n] = VC(t, t)
 
 byte got;			/* bit n: node n was dequeued */
-byte last[2];			/* each producer's last node dequeued */
+byte last[4];			/* each dequeuer's last node of each producer */
+byte lastg[2];			/* each producer's last node dequeued by anyone */
+#define LAST(t, n)	last[((t) - D) * 2 + OWN(n)]
 byte ndone;			/* threads done (besides the dequeuers) */
 bit mtx;			/* the dequeue mutex */
 
@@ -168,9 +170,16 @@ inline take(t, n)
 	d_step {
 		assert(INIT_SEEN(t, n));
 		assert(!(got & (1 << n)));	/* not twice */
-		assert(n > last[OWN(n)]);	/* FIFO per producer */
-		got = got | (1 << n);
-		last[OWN(n)] = n
+		/* FIFO per producer, as this dequeuer sees it */
+		assert(n > LAST(t, n));
+		LAST(t, n) = n;
+#ifndef MUTANT_NO_MUTEX
+		/* and across dequeuers: their takes are serialized (one
+		 * dequeuer, or the mutex held) */
+		assert(n > lastg[OWN(n)]);
+#endif
+		lastg[OWN(n)] = MAX(lastg[OWN(n)], n);
+		got = got | (1 << n)
 	}
 }
 
@@ -433,9 +442,9 @@ inline walk(q, n, p)
 	do
 	:: n != 0 ->
 		assert(!(got & (1 << n)));
-		assert(n > last[OWN(n)]);
+		assert(n > lastg[OWN(n)]);	/* after all dequeued */
 		got = got | (1 << n);
-		last[OWN(n)] = n;
+		lastg[OWN(n)] = n;
 		p = n;
 		n = nxt[n]
 	:: else -> break
