@@ -83,7 +83,7 @@
  * above; every wait ends: the waits are blocking guards, and a wait for a
  * link that never comes leaves the dequeuer blocked when everyone else
  * has ended, which spin reports as an invalid end state. Enqueue has no
- * wait and no loop (it is wait-free); the model has no other loop.
+ * wait and no loop (it is wait-free); the dequeuers' loops are bounded.
  *
  * Mutants (each must be refuted):
  *   MUTANT_RELAXED_LINK        (HANDSHAKE) the link store old->next = node
@@ -111,7 +111,9 @@
  *                              leaves head.next as it was: the node is
  *                              dequeued twice;
  *   MUTANT_NO_MUTEX            (MUTEX) the second dequeuer does not take
- *                              the mutex: a node dequeued twice;
+ *                              the mutex: the other reads the head.next it
+ *                              stored with no happens-before (and both can
+ *                              take one node);
  *   MUTANT_SPLICE_CLEAR_AFTER_XCHG (SPLICE) splice stores src's head.next
  *                              = NULL after exchanging src's tail: it
  *                              overwrites the link of an enqueue into the
