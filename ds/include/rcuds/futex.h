@@ -35,12 +35,14 @@
 extern "C" {
 #endif
 
+/** \cond INTERNAL */
 #ifndef __cplusplus
 /* glibc declares syscall() only with _DEFAULT_SOURCE or _GNU_SOURCE, which
  * a strict -std=c11 build lacks; the same prototype again is harmless
  * where it has. (C++ compilers define _GNU_SOURCE.) */
 long syscall(long number, ...);
 #endif
+/** \endcond */
 
 #ifndef FUTEX_WAIT
 /** \brief Sleep while the word holds the given value (<linux/futex.h>'s
@@ -77,6 +79,12 @@ static inline int futex(int32_t *uaddr, int op, int32_t val, const struct timesp
 /**
  * \brief futex(), under liburcu's name for a word that only threads use
  * (not signal handlers). Here the same system call as futex_async().
+ * \param uaddr The 32-bit word.
+ * \param op FUTEX_WAIT or FUTEX_WAKE (or another operation of futex(2)).
+ * \param val The value to sleep on, or how many waiters to wake.
+ * \param timeout A relative timeout for FUTEX_WAIT, or NULL.
+ * \param uaddr2 The second word, or NULL.
+ * \param val3 The third value, or 0.
  * \return As futex().
  */
 static inline int futex_noasync(int32_t *uaddr, int op, int32_t val,
@@ -88,6 +96,12 @@ static inline int futex_noasync(int32_t *uaddr, int op, int32_t val,
 /**
  * \brief futex(), under liburcu's name for a word that a signal handler
  * may wake (the system call is async-signal-safe).
+ * \param uaddr The 32-bit word.
+ * \param op FUTEX_WAIT or FUTEX_WAKE (or another operation of futex(2)).
+ * \param val The value to sleep on, or how many waiters to wake.
+ * \param timeout A relative timeout for FUTEX_WAIT, or NULL.
+ * \param uaddr2 The second word, or NULL.
+ * \param val3 The third value, or 0.
  * \return As futex().
  */
 static inline int futex_async(int32_t *uaddr, int op, int32_t val,

@@ -9,7 +9,7 @@
  * node, at the head itself, converted to struct cds_hlist_node * as in
  * liburcu: next is the first member of both structs, so the word at that
  * address is the link to rewrite either way. The updates rewrite it
- * through a struct cds_hlist_node ** (cds_hlist_link_()), never as a
+ * through a struct cds_hlist_node ** (an internal helper), never as a
  * member of a node that may really be a head, which keeps them within C's
  * aliasing rules.
  *

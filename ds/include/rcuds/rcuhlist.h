@@ -17,8 +17,8 @@
  * caller. A removed node may be freed or reused only after a grace period.
  *
  * Relies on: <rcu/pointer.h> (rcu_dereference: consume;
- * rcu_assign_pointer: release); <rcuds/hlist.h> for the types and
- * cds_hlist_link_().
+ * rcu_assign_pointer: release); <rcuds/hlist.h> for the types and its
+ * helper that names the link to rewrite.
  */
 #ifndef RCUDS_RCUHLIST_H
 #define RCUDS_RCUHLIST_H

@@ -12,7 +12,7 @@
  * raise it again (urcu_ref_get_unless_zero() refuses).
  *
  * Relies on: the GCC/clang __atomic builtins. The count is a plain long,
- * as in liburcu (whose programs may read it with uatomic_read()), so it is
+ * as in liburcu (whose programs may read it with uatomic_read), so it is
  * reached through the builtins, which accept a plain object in C and C++
  * alike, rather than through <rcu/atomic.h>'s wrappers, which need an
  * _Atomic one in C. Each access names its order below.
@@ -88,8 +88,8 @@ static inline bool urcu_ref_inc_(struct urcu_ref *ref, bool zero_fails)
  * see urcu_ref_get_unless_zero().
  * \ordering Acquire on success (pairs with urcu_ref_put()'s release).
  */
-static inline bool __attribute__((warn_unused_result))
-urcu_ref_get_safe(struct urcu_ref *ref)
+__attribute__((warn_unused_result))
+static inline bool urcu_ref_get_safe(struct urcu_ref *ref)
 {
 	return urcu_ref_inc_(ref, false);
 }
@@ -132,11 +132,11 @@ static inline bool urcu_ref_get_unless_zero(struct urcu_ref *ref)
 static inline void urcu_ref_put(struct urcu_ref *ref, void (*release)(struct urcu_ref *))
 {
 	/* Acquire-release. Release: this holder's accesses to the object
-	 * happen before the count drops; pairs with this acquire in the
-	 * last put, and with the acquire of urcu_ref_inc_(). Acquire: the
-	 * last put sees every other holder's release decrement, so release()
-	 * runs after all their accesses (one acq_rel rather than release and
-	 * a fence, which ThreadSanitizer does not model). */
+	 * happen before the count drops; pairs with this acquire in the last
+	 * put, and with the acquire of urcu_ref_inc_(). Acquire: the last put
+	 * sees every other holder's release decrement, so the release
+	 * function runs after all their accesses (one acq_rel rather than a
+	 * release and a fence, which ThreadSanitizer does not model). */
 	long res = __atomic_sub_fetch(&ref->refcount, 1, __ATOMIC_ACQ_REL);
 
 	if (res < 0)
