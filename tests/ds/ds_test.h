@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/ds/ds_test.h - what the rcuds tests share: the flavour picked at
- * build time for the RCU tests (-DTEST_FLAVOUR_QSBR, _MEMB or _BP; none
+ * build time for the RCU tests (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB; none
  * for the flavour-free ones), a stress deadline, failure notes from worker
  * threads and the Check runner.
  *
@@ -31,6 +31,11 @@ static inline void reader_quiescent(void) { }
 #elif defined(TEST_FLAVOUR_BP)
 #include <rcu/bp.h>
 #define TEST_FLAVOUR_NAME "bp"
+static inline void reader_quiescent(void) { }
+#elif defined(TEST_FLAVOUR_MB)
+/* The mb flavour (issue 26), once the 'flavours' option offers it. */
+#include <rcu/mb.h>
+#define TEST_FLAVOUR_NAME "mb"
 static inline void reader_quiescent(void) { }
 #else
 #define TEST_FLAVOUR_NAME "none"

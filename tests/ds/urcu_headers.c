@@ -7,7 +7,8 @@
  * reader thread and call_rcu() frees, <urcu/urcu_ref.h>,
  * <urcu/urcu-futex.h>, <urcu/debug.h> and caa_get_cycles(). Built through
  * lfht's layer, and against liburcu itself where it is installed (which
- * shows it is liburcu code). The flavour: -DTEST_URCU_MEMB, _QSBR or _BP.
+ * shows it is liburcu code). The flavour: -DTEST_URCU_MEMB, _QSBR, _BP or
+ * _MB (RCU_MB before <urcu.h>).
  */
 #define _GNU_SOURCE
 #define _LGPL_SOURCE
@@ -24,6 +25,11 @@
 #include <urcu-bp.h>
 #define TEST_FLAVOR "bp"
 #define LGPL_NAME(name) _urcu_bp_##name
+#elif defined(TEST_URCU_MB)
+#define RCU_MB
+#include <urcu.h>
+#define TEST_FLAVOR "mb"
+#define LGPL_NAME(name) _urcu_mb_##name
 #else
 #include <urcu.h>
 #define TEST_FLAVOR "memb"
