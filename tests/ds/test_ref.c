@@ -209,7 +209,7 @@ static void *racer_main(void *p)
 			urcu_ref_put(&o->ref, object_release);
 			racer_putting = false;
 			/* A bound, should the racers keep the count up for long. */
-			if (i == 1000000) {
+			if (i == 100000) {
 				capped++;
 				break;
 			}
