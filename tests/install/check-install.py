@@ -65,6 +65,10 @@ def main():
     for h in ['lfht/lfht.h', 'lfht/lfht-inline.h', 'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
               'rcu/bp.h', 'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
         want(includedir / h)
+    rcuds = source / 'ds/include'
+    for h in sorted(rcuds.rglob('*.h')):
+        want(includedir / h.relative_to(rcuds))
+    want(libdir / 'pkgconfig' / 'rcuds.pc')
     compat = source / 'compat/include'
     for h in sorted(compat.rglob('*.h')):
         want(includedir / 'lfht-urcu' / h.relative_to(compat))

@@ -7,7 +7,12 @@
  * _read_ongoing, _register_thread, _unregister_thread, _synchronize_rcu,
  * _call_rcu, _barrier) and that flavour's object (urcu_memb_flavor,
  * urcu_qsbr_flavor or urcu_bp_flavor, also named rcu_flavor), which
- * cds_lfht_new_flavor() accepts.
+ * cds_lfht_new_flavor() accepts; and the inline names liburcu gives
+ * programs built with _LGPL_SOURCE: _urcu_<flavour>_read_lock,
+ * _read_unlock, _read_ongoing, _quiescent_state, _thread_offline,
+ * _thread_online, and the short _rcu_read_lock, _rcu_read_unlock,
+ * _rcu_read_ongoing, _rcu_quiescent_state (the _rcu_ pointer operations
+ * are <urcu/pointer.h>'s).
  *
  * Differs from liburcu: the flavour object is a static const object of each
  * translation unit (so its address differs between files), and the struct
@@ -17,6 +22,10 @@
  * and then calls the function (liburcu's defer_rcu may do the same when its
  * queue is full); the rculfhash atfork hooks do nothing (lfht's own
  * pthread_atfork handlers keep RCU and the tables' workers consistent).
+ * The _LGPL_SOURCE names are given whether or not _LGPL_SOURCE is defined
+ * (everything here is inline anyway), for every flavour (liburcu:
+ * _quiescent_state, _thread_offline and _thread_online for qsbr only;
+ * here they are no-ops for the others, as their plain forms).
  */
 #ifndef LFHT_URCU_FLAVOR_H
 #define LFHT_URCU_FLAVOR_H
@@ -77,6 +86,33 @@ static inline void LFHT_URCU_NAME_(call_rcu)(struct rcu_head *head,
 	call_rcu(head, func);
 }
 static inline void LFHT_URCU_NAME_(barrier)(void) { rcu_barrier(); }
+
+/* The _LGPL_SOURCE names: _ and the prefixed name (_urcu_memb_read_lock
+ * ...), over the same short names. */
+#define LFHT_URCU_CAT_(a, b)		LFHT_URCU_CAT2_(a, b)
+#define LFHT_URCU_CAT2_(a, b)		a##b
+#define LFHT_URCU_LGPL_NAME_(name)	LFHT_URCU_CAT_(_, LFHT_URCU_NAME_(name))
+
+static inline void LFHT_URCU_LGPL_NAME_(read_lock)(void) { rcu_read_lock(); }
+static inline void LFHT_URCU_LGPL_NAME_(read_unlock)(void) { rcu_read_unlock(); }
+static inline int LFHT_URCU_LGPL_NAME_(read_ongoing)(void) { return rcu_read_ongoing(); }
+static inline void LFHT_URCU_LGPL_NAME_(quiescent_state)(void)
+{
+	LFHT_URCU_NAME_(quiescent_state)();
+}
+static inline void LFHT_URCU_LGPL_NAME_(thread_offline)(void)
+{
+	LFHT_URCU_NAME_(thread_offline)();
+}
+static inline void LFHT_URCU_LGPL_NAME_(thread_online)(void)
+{
+	LFHT_URCU_NAME_(thread_online)();
+}
+
+#define _rcu_read_lock			LFHT_URCU_LGPL_NAME_(read_lock)
+#define _rcu_read_unlock		LFHT_URCU_LGPL_NAME_(read_unlock)
+#define _rcu_read_ongoing		LFHT_URCU_LGPL_NAME_(read_ongoing)
+#define _rcu_quiescent_state		LFHT_URCU_LGPL_NAME_(quiescent_state)
 
 static inline void LFHT_URCU_NAME_(register_rculfhash_atfork)(struct urcu_atfork *atfork)
 {

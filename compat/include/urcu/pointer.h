@@ -2,7 +2,11 @@
 /*
  * urcu/pointer.h (lfht's liburcu compatibility layer) - RCU-protected
  * pointers: rcu_dereference, rcu_assign_pointer, rcu_xchg_pointer,
- * rcu_cmpxchg_pointer (lfht's own, <rcu/pointer.h>) and rcu_set_pointer.
+ * rcu_cmpxchg_pointer (lfht's own, <rcu/pointer.h>) and rcu_set_pointer,
+ * and the same under the names liburcu's _LGPL_SOURCE programs use:
+ * _rcu_dereference, _rcu_assign_pointer, _rcu_set_pointer,
+ * _rcu_xchg_pointer, _rcu_cmpxchg_pointer (given whether or not
+ * _LGPL_SOURCE is defined).
  * Like liburcu's, it also gives <urcu/compiler.h>, <urcu/arch.h>,
  * <urcu/system.h> and <urcu/uatomic.h>.
  *
@@ -29,5 +33,13 @@
 		__typeof__(*(pp)) lfht_urcu_set_v_ = (v);		\
 		__atomic_store_n((pp), lfht_urcu_set_v_, __ATOMIC_RELEASE); \
 	} while (0)
+
+/* The _LGPL_SOURCE names: the operations above (the inline forms are the
+ * only ones here). */
+#define _rcu_dereference(p)			rcu_dereference(p)
+#define _rcu_assign_pointer(p, v)		rcu_assign_pointer(p, v)
+#define _rcu_set_pointer(pp, v)			rcu_set_pointer(pp, v)
+#define _rcu_xchg_pointer(pp, v)		rcu_xchg_pointer(pp, v)
+#define _rcu_cmpxchg_pointer(pp, old, new_)	rcu_cmpxchg_pointer(pp, old, new_)
 
 #endif /* LFHT_URCU_POINTER_H */
