@@ -9,6 +9,6 @@
 #define TEST_FLAVOR "bp"
 #define TEST_OFFLINE() do { } while (0)
 #define TEST_ONLINE() do { } while (0)
-/* No TEST_DEFER: liburcu-bp has no defer_rcu. */
+#define TEST_DEFER 1
 
 #include "queues_test.h"
