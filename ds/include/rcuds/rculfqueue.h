@@ -272,7 +272,10 @@ static inline struct cds_lfq_node_rcu *cds_lfq_dequeue_rcu(struct cds_lfq_queue_
 		if (head->dummy) {
 			struct rcuds_lfq_dummy_ *d = rcuds_lfq_dummy_of_(head);
 
-			d->q->queue_call_rcu(&d->head, rcuds_lfq_free_dummy_cb_);
+			/* The mutant may take a dummy twice: it leaks them
+			 * rather than queue one rcu_head twice. */
+			if (!RCUDS_MUTANT_(lfq_dequeue_twice))
+				d->q->queue_call_rcu(&d->head, rcuds_lfq_free_dummy_cb_);
 			continue;
 		}
 		return head;
