@@ -292,6 +292,7 @@ static inline bool rcuds_wfcq_append_(cds_wfcq_head_ptr_t head,
 		 * and one chain is lost. */
 		/* Relaxed: the mutant's load and store. */
 		old_tail = rcu_atomic_load(&tail->p, memory_order_relaxed);
+		rcu_cpu_relax();	/* widens the window, so short runs hit it */
 		rcu_atomic_store(&tail->p, last, memory_order_relaxed);
 	} else {
 		rcuds_full_barrier_before_rmw_();

@@ -201,6 +201,7 @@ static inline int cds_wfs_push(cds_wfs_stack_ptr_t u_stack, struct cds_wfs_node 
 		 * one node is lost. */
 		/* Relaxed: the mutant's load and store. */
 		old_head = rcu_atomic_load(&s->head, memory_order_relaxed);
+		rcu_cpu_relax();	/* widens the window, so short runs hit it */
 		rcu_atomic_store(&s->head, new_head, memory_order_relaxed);
 	} else {
 		rcuds_full_barrier_before_rmw_();
