@@ -255,6 +255,8 @@ static inline struct cds_wfs_node *rcuds_wfs_pop_(cds_wfs_stack_ptr_t u_stack, i
 		next = rcuds_wfs_wait_next_(&head->node, blocking);
 		if (next == CDS_WFS_WOULDBLOCK)
 			return CDS_WFS_WOULDBLOCK;
+		if (RCUDS_MUTANT_(wfs_pop_unlocked))
+			rcu_cpu_relax();	/* widens the unlocked pops' ABA window */
 		/* Release on success: a pop that reads the new head from us
 		 * (pops under RCU run together) sees the node below as we
 		 * did; pairs with the acquire load of the head above.
