@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tests/ds/ds_test.h - what the rcuds tests share: the flavour picked at
+ * ds/tests/ds_test.h - what the rcuds tests share: the flavour picked at
  * build time for the RCU tests (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB; none
  * for the flavour-free ones), a stress deadline, failure notes from worker
  * threads and the Check runner.

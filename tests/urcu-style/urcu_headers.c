@@ -50,7 +50,7 @@
 #include <urcu/urcu-futex.h>
 #include <urcu/urcu_ref.h>
 
-#include "../urcu-style/test_check.h"
+#include "test_check.h"
 
 /* A reader's quiescent state between sections (QSBR only). */
 static void quiescent(void)
