@@ -28,6 +28,11 @@ even where liburcu-dev is installed.
    library (readelf -d, ldd), and runs.
 5. The headers liburcu has and the layer refuses on purpose (REFUSED) stop
    the build with an #error naming their replacement.
+6. tests/urcu-style/structures.c, a liburcu program that uses the table,
+   lists, hlists, reference counts, the four queues and stacks, the futex
+   helpers, caa_get_cycles() and the _LGPL_SOURCE names, builds the same
+   way (memb, and mb with -DRCU_MB), reads only the layer's urcu headers,
+   links no liburcu, and runs.
 Offline; native builds only (meson registers it so).
 """
 import os
@@ -272,6 +277,32 @@ def main():
         print(r.stdout.strip())
         if r.returncode != 0:
             errors.append(f'{tag}: exited {r.returncode}')
+
+    # 6. The liburcu program that uses a bit of everything.
+    prog = source / 'tests/urcu-style/structures.c'
+    for fl, defs in (('memb', []), ('mb', ['-DRCU_MB'])):
+        pc = f'lfht-urcu-{fl}'
+        if not (build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists():
+            continue
+        flags = run(['pkg-config', '--cflags', '--libs', pc], env=env).stdout.split()
+        exe, dep = work / f'structures-{fl}', work / f'structures-{fl}.d'
+        r = run(cc + strict + defs + ['-MD', '-MF', dep, prog, '-o', exe] + flags + ['-pthread'],
+                env=env, check=False)
+        if r.returncode != 0:
+            errors.append(f'structures.c ({fl}): does not build through the layer alone:\n'
+                          + r.stdout[-3000:])
+            continue
+        for h in headers_read(dep):
+            if ('urcu' in h.name or 'urcu' in h.parts) and not h.resolve().is_relative_to(source):
+                errors.append(f'structures.c ({fl}): read {h.resolve()}, outside the layer')
+        libdirs = [f[2:] for f in flags if f.startswith('-L')]
+        env_run = dict(env, LD_LIBRARY_PATH=':'.join(libdirs))
+        if 'liburcu' in run(['readelf', '-d', exe]).stdout:
+            errors.append(f'structures.c ({fl}): links liburcu')
+        r = run([exe], env=env_run, check=False)
+        print(r.stdout.strip())
+        if r.returncode != 0:
+            errors.append(f'structures.c ({fl}): exited {r.returncode}')
 
     # <urcu/map/clear.h> alone, after a flavour header.
     if 'urcu/map/clear.h' in present:
