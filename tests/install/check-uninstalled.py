@@ -74,8 +74,9 @@ def main():
             if want not in read:
                 errors.append(f'{exe.name}: did not read {want}')
         for h in read:
-            if h.is_relative_to(pathlib.Path('/usr/include/urcu')) or \
-               re.fullmatch(r'/usr/include/urcu[^/]*\.h', str(h)):
+            # liburcu-dev's files: /usr/include/urcu*, or (Debian)
+            # /usr/include/<triplet>/urcu*.
+            if re.fullmatch(r'/usr/include/([^/]+-linux-gnu[^/]*/)?urcu([^/]*\.h|/.*)', str(h)):
                 errors.append(f'{exe.name}: read liburcu-dev\'s {h}')
         libdirs = [f[2:] for f in flags if f.startswith('-L')]
         env_run = dict(env, LD_LIBRARY_PATH=':'.join(libdirs))

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/arch/riscv.h (lfht's liburcu compatibility layer) - liburcu's per-
+ * architecture part of <urcu/arch.h>, which a program may include itself:
+ * here <urcu/arch.h>, whose barriers are C11 fences on every target lfht
+ * builds for (x86-64, ARM64, POWER).
+ */
+#ifndef LFHT_URCU_URCU_ARCH_RISCV_H
+#define LFHT_URCU_URCU_ARCH_RISCV_H
+
+#include <urcu/arch.h>
+
+#endif /* LFHT_URCU_URCU_ARCH_RISCV_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/static/urcu-common.h (lfht's liburcu compatibility layer) - in
+ * liburcu, the reader state that its memb, mb and signal flavours share,
+ * and the headers those need. The layer's flavours keep their state in
+ * lfht's <rcu/reader.h>, which is not API; this gives the headers liburcu's
+ * file brings in.
+ */
+#ifndef LFHT_URCU_URCU_STATIC_URCU_COMMON_H
+#define LFHT_URCU_URCU_STATIC_URCU_COMMON_H
+
+#include <urcu/arch.h>
+#include <urcu/compiler.h>
+#include <urcu/futex.h>
+#include <urcu/list.h>
+#include <urcu/system.h>
+#include <urcu/tls-compat.h>
+#include <urcu/uatomic.h>
+
+#endif /* LFHT_URCU_URCU_STATIC_URCU_COMMON_H */
