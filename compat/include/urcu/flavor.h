@@ -6,7 +6,8 @@
  * flavour gives alike (urcu_<flavour>_read_lock, _read_unlock,
  * _read_ongoing, _register_thread, _unregister_thread, _synchronize_rcu,
  * _call_rcu, _barrier) and that flavour's object (urcu_memb_flavor,
- * urcu_qsbr_flavor or urcu_bp_flavor, also named rcu_flavor), which
+ * urcu_qsbr_flavor, urcu_bp_flavor or urcu_mb_flavor, also named
+ * rcu_flavor), which
  * cds_lfht_new_flavor() accepts.
  *
  * Differs from liburcu: the flavour object is a static const object of each
