@@ -165,7 +165,8 @@ void test_alloc_uninstall(void);
 
 /* ---- time, threads, waits --------------------------------------------- */
 
-/* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator). */
+/* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator), times
+ * LFHT_STRESS_SCALE when that is below 1 (not below 0.3 s). */
 double test_stress_seconds(void);
 double test_now(void);
 /* A bucket count to wait for, with test_wait_until(test_size_reached, ...). */

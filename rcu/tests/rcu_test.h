@@ -202,7 +202,9 @@ void test_failures_reset(void);
 
 /* CLOCK_MONOTONIC, seconds. */
 double test_now(void);
-/* RCU_STRESS_SECONDS (strtod, fractional allowed), default 2 s. */
+/* RCU_STRESS_SECONDS (strtod, fractional allowed), default 2 s (0.3 s under
+ * an emulator), times RCU_STRESS_SCALE when that is below 1 (not below
+ * 0.3 s). */
 double test_stress_seconds(void);
 /* Polls cond(arg) for up to seconds; true once it holds. Goes offline for
  * the wait if this is an online QSBR thread (never call it inside a
