@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tests/lfht_test.h - what every table test shares: the flavour chosen at
- * build time (-DTEST_FLAVOUR_QSBR, _MEMB or _BP) behind
+ * build time (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB) behind
  * flavour-neutral helpers, a test entry with a magic word that is poisoned
  * when the entry is freed, hash and match functions, a counting allocator
  * that can be told to fail, stress deadlines and bounded waits.
@@ -28,12 +28,17 @@ static inline void test_offline(void) { rcu_thread_offline(); }
 static inline void test_online(void) { rcu_thread_online(); }
 /* QSBR read-side sections are empty: nothing to leave. */
 static inline void test_leave_read_sections(void) { }
-#elif defined(TEST_FLAVOUR_MEMB) || defined(TEST_FLAVOUR_BP)
+#elif defined(TEST_FLAVOUR_MEMB) || defined(TEST_FLAVOUR_BP) || \
+	defined(TEST_FLAVOUR_MB)
 /* bp behaves like memb here; its rcu_register_thread() calls are allowed
- * and harmless (a thread that reads first registers itself anyway). */
+ * and harmless (a thread that reads first registers itself anyway). mb is
+ * memb with fences on the read side. */
 #if defined(TEST_FLAVOUR_MEMB)
 #include <rcu/memb.h>
 #define TEST_FLAVOUR_NAME "memb"
+#elif defined(TEST_FLAVOUR_MB)
+#include <rcu/mb.h>
+#define TEST_FLAVOUR_NAME "mb"
 #else
 #include <rcu/bp.h>
 #define TEST_FLAVOUR_NAME "bp"
@@ -47,7 +52,7 @@ static inline void test_leave_read_sections(void)
 		rcu_read_unlock();
 }
 #else
-#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB or -DTEST_FLAVOUR_BP"
+#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB, -DTEST_FLAVOUR_BP or -DTEST_FLAVOUR_MB"
 #endif
 
 /* Built with ThreadSanitizer or AddressSanitizer (clang or gcc spelling). */
@@ -160,7 +165,8 @@ void test_alloc_uninstall(void);
 
 /* ---- time, threads, waits --------------------------------------------- */
 
-/* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator). */
+/* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator), times
+ * LFHT_STRESS_SCALE when that is below 1 (not below 0.3 s). */
 double test_stress_seconds(void);
 double test_now(void);
 /* A bucket count to wait for, with test_wait_until(test_size_reached, ...). */

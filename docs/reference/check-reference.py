@@ -27,9 +27,11 @@ PUBLIC_TRAILING = {'new_'}
 # The header pages: each API name is documented on exactly one of these
 # (the flavour headers each give their own rcu_read_lock() and so on).
 HEADER_PAGES = ('lfht_8h.html', 'extensions_8h.html', 'flavour_8h.html',
-                'pointer_8h.html', 'qsbr_8h.html', 'memb_8h.html', 'bp_8h.html')
+                'pointer_8h.html', 'qsbr_8h.html', 'memb_8h.html', 'bp_8h.html',
+                'mb_8h.html')
 # Constant macros: nothing to say about RCU state or ordering.
-CONSTANTS = {'RCU_FLAVOUR_SELECTED', 'RCU_FLAVOUR_QSBR', 'RCU_FLAVOUR_MEMB', 'RCU_FLAVOUR_BP'}
+CONSTANTS = {'RCU_FLAVOUR_SELECTED', 'RCU_FLAVOUR_QSBR', 'RCU_FLAVOUR_MEMB', 'RCU_FLAVOUR_BP',
+             'RCU_FLAVOUR_MB'}
 
 
 def text_of(fragment):

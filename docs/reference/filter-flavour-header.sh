@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Doxygen INPUT_FILTER for rcu/qsbr.h, rcu/memb.h and rcu/bp.h: prints the
-# header, then the reference text of its short names from
+# Doxygen INPUT_FILTER for rcu/qsbr.h, rcu/memb.h, rcu/bp.h and rcu/mb.h:
+# prints the header, then the reference text of its short names from
 # docs/reference/short/<name>.dox. The headers declare the same short names
 # (rcu_read_lock(), ...), and
 # doxygen can only tell which declaration a block documents when the block

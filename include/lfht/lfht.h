@@ -4,8 +4,8 @@
  * \brief The table: an RCU-protected, lock-free, resizable hash table (the
  * `cds_lfht` API).
  *
- * Include a flavour header first, `<rcu/qsbr.h>`, `<rcu/memb.h>` or
- * `<rcu/bp.h>`, then this one: cds_lfht_new() then builds a table driven by
+ * Include a flavour header first, `<rcu/qsbr.h>`, `<rcu/memb.h>`,
+ * `<rcu/bp.h>` or `<rcu/mb.h>`, then this one: cds_lfht_new() then builds a table driven by
  * that flavour. The library itself (`liblfht`) is built once and serves
  * every flavour. Under bp every thread counts as registered (its first
  * read lock registers it).
@@ -201,7 +201,8 @@ static inline struct cds_lfht_node *cds_lfht_iter_get_node(const struct cds_lfht
  * \param flags As for cds_lfht_new().
  * \param attr As for cds_lfht_new().
  * \param flavour The RCU flavour whose readers use the table (the
- * `rcu_flavour` object of `<rcu/qsbr.h>`, `<rcu/memb.h>` or `<rcu/bp.h>`).
+ * `rcu_flavour` object of `<rcu/qsbr.h>`, `<rcu/memb.h>`, `<rcu/bp.h>` or
+ * `<rcu/mb.h>`).
  * \return The table, or NULL with errno set: as cds_lfht_new(), and EINVAL
  * when \p flavour is NULL.
  *

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * internal.h - what the rcu sources share. Every source file is compiled
- * once per flavour library, with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB or
- * -DRCU_BUILD_BP. This header picks that flavour's public header and gives
- * every internal name the flavour prefix (rcu_qsbr_*_ / rcu_memb_*_ /
- * rcu_bp_*_), so the libraries can be linked, even statically, into one
+ * once per flavour library, with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB,
+ * -DRCU_BUILD_BP or -DRCU_BUILD_MB. This header picks that flavour's public
+ * header and gives every internal name the flavour prefix (rcu_qsbr_*_ /
+ * rcu_memb_*_ / rcu_bp_*_ / rcu_mb_*_), so the libraries can be linked,
+ * even statically, into one
  * program. Internal names are hidden
  * (gnu_symbol_visibility: hidden); only RCU_API names are exported.
  *
@@ -15,8 +16,8 @@
  *               synchronize_rcu
  *   qsbr.c      QSBR flavour: its own exported functions, flavour object,
  *               hooks
- *   memb.c      memb and bp flavours: flavour object, hooks, membarrier
- *               set-up
+ *   memb.c      memb, bp and mb flavours: flavour object, hooks, membarrier
+ *               set-up (mb: fences only)
  *   bp.c        bp only: registration by the first read lock, signal-safe
  *   call_rcu.c  call_rcu queue, its worker thread, rcu_barrier
  *   poll.c      polling grace periods: rcu_poll_start(), rcu_poll_done()
@@ -42,8 +43,13 @@
 #define RCU_SYM_(name) rcu_bp_##name
 #define FLAVOUR_NAME "bp"
 #define FLAVOUR_FORCE_FENCES_ENV "RCU_BP_FORCE_FENCES"
+#elif defined(RCU_BUILD_MB)
+#include <rcu/mb.h>
+#define RCU_SYM_(name) rcu_mb_##name
+#define FLAVOUR_NAME "mb"
+/* (No FLAVOUR_FORCE_FENCES_ENV: mb is always in fence mode, memb.c.) */
 #else
-#error "compile with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB or -DRCU_BUILD_BP"
+#error "compile with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB, -DRCU_BUILD_BP or -DRCU_BUILD_MB"
 #endif
 
 /* This flavour's exported state (rcu/reader.h). */
@@ -189,7 +195,7 @@ void bp_pending_forget(void);
 #define fork_install_handlers	RCU_SYM_(fork_install_handlers_)
 void fork_install_handlers(void);
 
-/* qsbr.c / memb.c (memb and bp): the flavour's hooks for the shared code. */
+/* qsbr.c / memb.c (memb, bp, mb): the flavour's hooks for the shared code. */
 #define flavour_fence_all_readers RCU_SYM_(fence_all_readers_)
 #define flavour_reader_online	RCU_SYM_(reader_online_)
 #define flavour_reader_offline	RCU_SYM_(reader_offline_)
@@ -198,8 +204,8 @@ void fork_install_handlers(void);
 #define flavour_fork_child	RCU_SYM_(flavour_fork_child_)
 /*
  * A full fence on every reader, as seen by the caller: QSBR a seq_cst fence
- * (readers fence themselves), memb membarrier() or, in fence mode, a seq_cst
- * fence pairing with the readers' fences.
+ * (readers fence themselves), memb membarrier() or, in fence mode and for
+ * mb, a seq_cst fence pairing with the readers' fences.
  */
 void flavour_fence_all_readers(void);
 /* After the calling thread registers and before it unregisters: QSBR puts
@@ -216,7 +222,7 @@ void flavour_fork_child(void);
 /*
  * Defines the flavour object (rcu/flavour.h) in qsbr.c or memb.c. The ops
  * every flavour exports are named here; the file gives the flavour's name
- * and its quiescent-state ops (memb, bp: no-ops, never NULL).
+ * and its quiescent-state ops (memb, bp, mb: no-ops, never NULL).
  */
 #define FLAVOUR_DEFINE_OBJECT(name_, quiescent_state_, thread_offline_,	\
 			      thread_online_)				\

@@ -4,7 +4,10 @@
  * the start-up choice between membarrier and reader fences. (Its exported
  * functions are the ones every flavour shares: registry.c, gp.c,
  * call_rcu.c.) Built for bp too, whose grace periods are memb's (bp.c adds
- * its registration; the environment variable is RCU_BP_FORCE_FENCES).
+ * its registration; the environment variable is RCU_BP_FORCE_FENCES), and
+ * for mb, which is memb in fence mode for good: use_fences is 1 from the
+ * start, membarrier is never called, and its readers fence without
+ * looking at the mode (rcu/mb.h).
  *
  * A registered thread's slot holds the counter it saw when its outermost
  * rcu_read_lock() began, or 0 outside sections; the inline fast paths in
@@ -24,7 +27,8 @@
  * Sanitizers (TSan) see those fences but not membarrier; the acquire/release
  * pairs of gp.c notes 2 and 4 are what they check in both modes.
  *
- * Relies on: registry.c, gp.c, call_rcu.c, <rcu/memb.h> or <rcu/bp.h>.
+ * Relies on: registry.c, gp.c, call_rcu.c, <rcu/memb.h>, <rcu/bp.h> or
+ * <rcu/mb.h>.
  */
 #define _GNU_SOURCE
 #include <linux/membarrier.h>
@@ -41,35 +45,56 @@ static int memb_membarrier(int cmd)
 	return (int)syscall(__NR_membarrier, cmd, 0, 0);
 }
 
-/* Decides the mode; true when membarrier is usable. */
+/* true when membarrier is usable (and now registered for). */
 static bool memb_register_membarrier(void)
 {
 	return memb_membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
 }
 
-__attribute__((constructor)) static void memb_choose_mode(void)
+/*
+ * Whether readers must run full fences: mb's always do, and mb never asks
+ * for membarrier (rcu/mb.h); memb's and bp's when the environment forces
+ * it or the kernel refuses membarrier.
+ */
+#if defined(RCU_BUILD_MB)
+#define MEMB_ALWAYS_FENCES true
+static bool memb_readers_fence(void)
+{
+	return true;
+}
+#else
+#define MEMB_ALWAYS_FENCES false
+static bool memb_readers_fence(void)
 {
 	const char *force = getenv(FLAVOUR_FORCE_FENCES_ENV);
-	bool fences = force != NULL && strcmp(force, "1") == 0;
 
-	if (!fences)
-		fences = !memb_register_membarrier();
+	if (force != NULL && strcmp(force, "1") == 0)
+		return true;
+	return !memb_register_membarrier();
+}
+#endif
+
+__attribute__((constructor)) static void memb_choose_mode(void)
+{
 	/* Relaxed: written before main, before any thread exists. */
-	rcu_atomic_store(&self_gp.use_fences, fences, memory_order_relaxed);
+	rcu_atomic_store(&self_gp.use_fences, memb_readers_fence(),
+			 memory_order_relaxed);
 }
 
 void flavour_fence_all_readers(void)
 {
 	/* Relaxed: use_fences is written before main (or in a fork child,
-	 * single-threaded), so every thread reads the same mode. */
-	if (rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed)) {
-		/* Pairs with the seq_cst fences in rcu_mb_reader_fence_()
+	 * single-threaded), so every thread reads the same mode; mb does not
+	 * look (its readers fence even before the constructor has run). */
+	if (MEMB_ALWAYS_FENCES ||
+	    rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed)) {
+		/* Pairs with the seq_cst fences in rcu_ctr_reader_fence_()
 		 * (rcu/reader.h; gp.c notes 3 and 5). */
 		rcu_fence(memory_order_seq_cst);
 		return;
 	}
 	/* Full barrier on every running thread of the process; pairs with the
-	 * compiler barriers in rcu_mb_reader_fence_() (gp.c notes 3, 5). */
+	 * compiler barriers in rcu_ctr_reader_fence_() (gp.c notes 3, 5). */
 	if (memb_membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) != 0) {
 		perror("rcu: synchronize_rcu: membarrier");
 		abort();
@@ -78,10 +103,11 @@ void flavour_fence_all_readers(void)
 
 /* The child is single-threaded: switching to fences here is safe
  * (relaxed: no other thread exists yet; threads created later are ordered
- * after these stores by pthread_create). */
+ * after these stores by pthread_create). mb is in fence mode already. */
 void flavour_fork_child(void)
 {
-	if (!rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed) &&
+	if (!MEMB_ALWAYS_FENCES &&
+	    !rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed) &&
 	    !memb_register_membarrier())
 		rcu_atomic_store(&self_gp.use_fences, 1, memory_order_relaxed);
 }

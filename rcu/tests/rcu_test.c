@@ -120,9 +120,24 @@ double test_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The share of the stress time this flavour runs (RCU_STRESS_SCALE, set
+ * by meson for a flavour whose code paths another flavour's suite already
+ * stresses at length), never bringing a run below 0.3 s (or below the
+ * unscaled time when that is shorter). */
+static double stress_scaled(double seconds)
+{
+	const char *s = getenv("RCU_STRESS_SCALE");
+	double scale = s != NULL ? strtod(s, NULL) : 1.0;
+	double least = seconds < 0.3 ? seconds : 0.3;
+
+	if (!(scale > 0.0) || scale >= 1.0)
+		return seconds;
+	return seconds * scale > least ? seconds * scale : least;
+}
+
 /* RCU_STRESS_SECONDS, or 2 s natively and 0.3 s under an emulator
- * (RCU_TEST_EMULATED, set by meson for cross builds). */
-double test_stress_seconds(void)
+ * (RCU_TEST_EMULATED, set by meson for cross builds); then scaled. */
+static double stress_unscaled(void)
 {
 	const char *s = getenv("RCU_STRESS_SECONDS");
 	double fallback = getenv("RCU_TEST_EMULATED") != NULL ? 0.3 : 2.0;
@@ -138,6 +153,11 @@ double test_stress_seconds(void)
 		return fallback;
 	}
 	return v;
+}
+
+double test_stress_seconds(void)
+{
+	return stress_scaled(stress_unscaled());
 }
 
 static void pause_briefly(unsigned round)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rcu/tests/rcu_test.h - what every RCU core test shares: the flavour picked
- * at build time (-DTEST_FLAVOUR_QSBR, _MEMB or _BP) behind
+ * at build time (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB) behind
  * flavour-neutral helpers, a test object with a magic word and a sequence
  * number that are poisoned when it is freed, bounded waits and joins,
  * failure notes from worker threads, and the Check runner.
@@ -27,6 +27,7 @@
 #define TEST_FLAVOUR_NAME "qsbr"
 #define TEST_IS_QSBR 1
 #define TEST_IS_BP 0
+#define TEST_IS_MB 0
 /* QSBR has no fence mode: a variable that is never set. */
 #define TEST_FORCE_FENCES_ENV ""
 /* A QSBR reader announces quiescent states itself; memb needs nothing. */
@@ -47,27 +48,40 @@ static inline void reader_resume(bool was_online)
 	if (was_online)
 		rcu_thread_online();
 }
-/* memb, bp: whether readers run full fences (not part of the API). */
+/* memb, bp, mb: whether readers run full fences (not part of the API). */
 static inline int test_memb_fence_mode(void) { return -1; }
 /* The number of threads on the registry (not part of the API). */
 static inline unsigned long test_registry_count(void)
 {
 	return rcu_qsbr_registry_count_();
 }
-#elif defined(TEST_FLAVOUR_MEMB) || defined(TEST_FLAVOUR_BP)
+#elif defined(TEST_FLAVOUR_MEMB) || defined(TEST_FLAVOUR_BP) || \
+	defined(TEST_FLAVOUR_MB)
 #if defined(TEST_FLAVOUR_MEMB)
 #include <rcu/memb.h>
 #define TEST_FLAVOUR_NAME "memb"
 #define TEST_IS_BP 0
+#define TEST_IS_MB 0
 #define TEST_FORCE_FENCES_ENV "RCU_MEMB_FORCE_FENCES"
 #define test_gp_ rcu_memb_gp_
 #define test_registry_count_ rcu_memb_registry_count_
+#elif defined(TEST_FLAVOUR_MB)
+/* mb: memb's registration and grace periods, readers always on fences. */
+#include <rcu/mb.h>
+#define TEST_FLAVOUR_NAME "mb"
+#define TEST_IS_BP 0
+#define TEST_IS_MB 1
+/* mb has no variable to force fences: one that is never set. */
+#define TEST_FORCE_FENCES_ENV ""
+#define test_gp_ rcu_mb_gp_
+#define test_registry_count_ rcu_mb_registry_count_
 #else
 /* bp: memb's read side and grace periods, registration by the first
  * rcu_read_lock(); the tests' register calls are allowed no-ops. */
 #include <rcu/bp.h>
 #define TEST_FLAVOUR_NAME "bp"
 #define TEST_IS_BP 1
+#define TEST_IS_MB 0
 #define TEST_FORCE_FENCES_ENV "RCU_BP_FORCE_FENCES"
 #define test_gp_ rcu_bp_gp_
 #define test_registry_count_ rcu_bp_registry_count_
@@ -87,7 +101,7 @@ static inline unsigned long test_registry_count(void)
 	return test_registry_count_();
 }
 #else
-#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB or -DTEST_FLAVOUR_BP"
+#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB, -DTEST_FLAVOUR_BP or -DTEST_FLAVOUR_MB"
 #endif
 
 #ifdef RCU_DEBUG_CHECKS
@@ -188,7 +202,9 @@ void test_failures_reset(void);
 
 /* CLOCK_MONOTONIC, seconds. */
 double test_now(void);
-/* RCU_STRESS_SECONDS (strtod, fractional allowed), default 2 s. */
+/* RCU_STRESS_SECONDS (strtod, fractional allowed), default 2 s (0.3 s under
+ * an emulator), times RCU_STRESS_SCALE when that is below 1 (not below
+ * 0.3 s). */
 double test_stress_seconds(void);
 /* Polls cond(arg) for up to seconds; true once it holds. Goes offline for
  * the wait if this is an online QSBR thread (never call it inside a

@@ -555,7 +555,7 @@ START_TEST(flavour_ops_work_through_the_pointers)
 }
 END_TEST
 
-/* ---- memb, bp: the fence fallback ------------------------------------- */
+/* ---- memb, bp: the fence fallback; mb: always fences ------------------ */
 
 START_TEST(memb_readers_use_fences_when_env_forces_them)
 {
@@ -568,6 +568,16 @@ START_TEST(memb_readers_use_fences_when_env_forces_them)
 			      TEST_FORCE_FENCES_ENV);
 	printf(TEST_FLAVOUR_NAME " readers: %s\n",
 	       mode ? "full fences" : "membarrier");
+}
+END_TEST
+
+/* mb never uses membarrier, so its grace periods fence for the readers'
+ * fences from the first call on (src/memb.c). */
+START_TEST(mb_readers_and_grace_periods_always_use_fences)
+{
+	ck_assert_int_eq(test_memb_fence_mode(), 1);
+	synchronize_rcu();
+	ck_assert_int_eq(test_memb_fence_mode(), 1);
 }
 END_TEST
 
@@ -596,8 +606,10 @@ static Suite *api_suite(void)
 	TEST_ADD(s, caa_container_of_recovers_enclosing_object, 10);
 	TEST_ADD(s, flavour_object_names_this_flavour_and_has_every_op, 10);
 	TEST_ADD(s, flavour_ops_work_through_the_pointers, 10);
-	if (!TEST_IS_QSBR)
+	if (!TEST_IS_QSBR && !TEST_IS_MB)
 		TEST_ADD(s, memb_readers_use_fences_when_env_forces_them, 10);
+	if (TEST_IS_MB)
+		TEST_ADD(s, mb_readers_and_grace_periods_always_use_fences, 10);
 	return s;
 }
 

@@ -17,8 +17,8 @@
 #     -Werror;
 #   - nothing of lfht's or rcu's tests, benchmarks or docs is defined, and
 #     nothing of lfht or rcu is installed by the consumer's `meson install`;
-#   - the three programs (QSBR, memb, bp) build and pass as the consumer's
-#     tests;
+#   - the four programs (QSBR, memb, bp, mb) build and pass as the
+#     consumer's tests;
 #   - a second configuration, with the consumer's own werror=true and
 #     -Dlfht:install=enabled, gets werror on in lfht and rcu and installs
 #     their libraries, both header trees and the .pc files.
@@ -57,14 +57,14 @@ revision = HEAD
 depth = 1
 
 [provide]
-dependency_names = lfht, rcu-qsbr, rcu-memb, rcu-bp
+dependency_names = lfht, rcu-qsbr, rcu-memb, rcu-bp, rcu-mb
 WRAP
 
 echo "run-consumer.sh: meson setup (consumer in $proj)"
 (cd "$proj" && "$meson" setup "$build" \
 	-Dwerror=false -Ddefault_library=static \
 	-Dlfht:debug_checks=false \
-	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp) >"$work/setup.log" 2>&1 || {
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb) >"$work/setup.log" 2>&1 || {
 	cat "$work/setup.log"
 	fail "meson setup failed"
 }
@@ -109,8 +109,8 @@ for src, dest in json.load(open(f'{work}/installed.json')).items():
     errors.append(f'the consumer\'s meson install would install {dest} (from {src}); '
                   'lfht installs only with -Dlfht:install=enabled')
 names = sorted(t['name'] for t in json.load(open(f'{work}/tests.json')))
-if names != ['bp-user', 'memb-user', 'qsbr-user']:
-    errors.append(f'tests registered: {names}, want only the consumer\'s three')
+if names != ['bp-user', 'mb-user', 'memb-user', 'qsbr-user']:
+    errors.append(f'tests registered: {names}, want only the consumer\'s four')
 for e in errors:
     print('run-consumer.sh:', e, file=sys.stderr)
 sys.exit(1 if errors else 0)
@@ -127,14 +127,14 @@ echo "run-consumer.sh: meson test"
 	fail "the consumer's tests failed"
 }
 grep -E '^ *(Ok|OK|Fail|FAIL)' "$work/test.log" || true
-grep -Eq 'Ok: +3' "$work/test.log" || { cat "$work/test.log"; fail "expected 3 passing tests"; }
+grep -Eq 'Ok: +4' "$work/test.log" || { cat "$work/test.log"; fail "expected 4 passing tests"; }
 
 # Asked for, lfht installs with the consumer (configuration only: what
 # `meson install` would install), and the consumer's werror=true (its
 # project default) reaches lfht and rcu.
 echo "run-consumer.sh: meson setup -Dlfht:install=enabled"
 (cd "$proj" && "$meson" setup "$work/build-install" -Dlfht:install=enabled \
-	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp) >"$work/setup-install.log" 2>&1 || {
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb) >"$work/setup-install.log" 2>&1 || {
 	cat "$work/setup-install.log"
 	fail "meson setup -Dlfht:install=enabled failed"
 }
@@ -154,8 +154,9 @@ for sub in ('lfht', 'rcu'):
 dests = [d.replace('\\', '/') for d in json.load(open(f'{work}/installed-install.json')).values()]
 for want in ('/include/lfht/lfht.h', '/include/lfht/extensions.h', '/include/rcu/qsbr.h',
              '/include/rcu/memb.h', '/pkgconfig/lfht.pc', '/pkgconfig/rcu-qsbr.pc',
-             '/include/rcu/bp.h', '/pkgconfig/rcu-memb.pc', '/pkgconfig/rcu-bp.pc',
-             '/liblfht.so', '/librcu-qsbr.so', '/librcu-memb.so', '/librcu-bp.so'):
+             '/include/rcu/bp.h', '/include/rcu/mb.h', '/pkgconfig/rcu-memb.pc',
+             '/pkgconfig/rcu-bp.pc', '/pkgconfig/rcu-mb.pc', '/liblfht.so', '/librcu-qsbr.so',
+             '/librcu-memb.so', '/librcu-bp.so', '/librcu-mb.so'):
     if not any(d.endswith(want) for d in dests):
         errors.append(f'-Dlfht:install=enabled does not install *{want}')
 for e in errors:

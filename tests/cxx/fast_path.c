@@ -8,6 +8,8 @@
 #include <rcu/qsbr.h>
 #elif defined(PROBE_FLAVOUR_BP)
 #include <rcu/bp.h>
+#elif defined(PROBE_FLAVOUR_MB)
+#include <rcu/mb.h>
 #else
 #include <rcu/memb.h>
 #endif

@@ -3,13 +3,17 @@
 // test_cxx.cc - lfht from C++: the same table and RCU calls as the C
 // suites, compiled as C++ (std::thread workers, nullptr, static_cast) to
 // show that the headers' inline fast paths and macros work there. Built
-// once per flavour (-DTEST_FLAVOUR_QSBR / _MEMB / _BP), suite named after it.
+// once per flavour (-DTEST_FLAVOUR_QSBR / _MEMB / _BP / _MB), suite named
+// after it.
 #if defined(TEST_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
 #define FLAVOUR_NAME "qsbr"
 #elif defined(TEST_FLAVOUR_BP)
 #include <rcu/bp.h>
 #define FLAVOUR_NAME "bp"
+#elif defined(TEST_FLAVOUR_MB)
+#include <rcu/mb.h>
+#define FLAVOUR_NAME "mb"
 #else
 #include <rcu/memb.h>
 #define FLAVOUR_NAME "memb"

@@ -2,13 +2,15 @@
 //
 // uses.cc - every inline and macro of the installed headers, used once from
 // C++. Compiled (not run) by check-headers.py for each C++ compiler and
-// standard, once per flavour (-DUSES_FLAVOUR_QSBR, _MEMB or _BP), with and
+// standard, once per flavour (-DUSES_FLAVOUR_QSBR, _MEMB, _BP or _MB), with and
 // without RCU_DEBUG_CHECKS, so that a construct C++ rejects fails the test
 // even in code that a plain #include does not instantiate.
 #if defined(USES_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
 #elif defined(USES_FLAVOUR_BP)
 #include <rcu/bp.h>
+#elif defined(USES_FLAVOUR_MB)
+#include <rcu/mb.h>
 #else
 #include <rcu/memb.h>
 #endif

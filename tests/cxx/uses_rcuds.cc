@@ -2,13 +2,15 @@
 //
 // uses_rcuds.cc - every inline and macro of the rcuds headers (ds/include),
 // used once from C++. Compiled (not run) by check-headers.py for each C++
-// compiler and standard, once per flavour (-DUSES_FLAVOUR_QSBR, _MEMB or
-// _BP), so that a construct C++ rejects fails even where a plain #include
-// does not expand it.
+// compiler and standard, once per flavour (-DUSES_FLAVOUR_QSBR, _MEMB,
+// _BP or _MB), so that a construct C++ rejects fails even where a plain
+// #include does not expand it.
 #if defined(USES_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
 #elif defined(USES_FLAVOUR_BP)
 #include <rcu/bp.h>
+#elif defined(USES_FLAVOUR_MB)
+#include <rcu/mb.h>
 #else
 #include <rcu/memb.h>
 #endif

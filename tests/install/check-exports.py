@@ -8,7 +8,7 @@ of their project's version:
   the flavour objects named by RCU_DECLARE_FLAVOUR("..."), must all be
   defined in the dynamic symbol table of the library they belong to
   (lfht_* in liblfht, rcu_qsbr_* in librcu-qsbr, rcu_memb_* in
-  librcu-memb, rcu_bp_* in librcu-bp);
+  librcu-memb, rcu_bp_* in librcu-bp, rcu_mb_* in librcu-mb);
 - nothing else may be (nm -D --defined-only); anything else is printed; in
   particular no liburcu name (cds_lfht_*, urcu_*, rcu_* without a flavour
   prefix), so that a process can hold lfht and liburcu at once;
@@ -24,9 +24,9 @@ import subprocess
 import sys
 
 LIBS = {'lfht': r'lfht_', 'rcu-qsbr': r'rcu_qsbr_', 'rcu-memb': r'rcu_memb_',
-        'rcu-bp': r'rcu_bp_'}
+        'rcu-bp': r'rcu_bp_', 'rcu-mb': r'rcu_mb_'}
 # Names no library may export: liburcu's (a process may hold both).
-FOREIGN = re.compile(r'^(cds_lfht_|urcu_|rcu_(?!qsbr_|memb_|bp_))')
+FOREIGN = re.compile(r'^(cds_lfht_|urcu_|rcu_(?!qsbr_|memb_|bp_|mb_))')
 
 
 def header_api(source_root):
@@ -79,7 +79,8 @@ def main():
     versions = {'lfht': lfht_version}
     for sub in info.get('subprojects', []):
         if sub['name'] == 'rcu':
-            versions['rcu-qsbr'] = versions['rcu-memb'] = versions['rcu-bp'] = sub['version']
+            for lib in ('rcu-qsbr', 'rcu-memb', 'rcu-bp', 'rcu-mb'):
+                versions[lib] = sub['version']
     targets = json.loads(subprocess.check_output(['meson', 'introspect', '--targets', str(build)]))
     shared = {t['name']: pathlib.Path(t['filename'][0]) for t in targets
               if t['type'] == 'shared library' and t['name'] in LIBS}

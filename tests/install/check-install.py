@@ -6,12 +6,12 @@ Installs the build into WORK_DIR/destdir (meson install --destdir, no
 rebuild), checks that the headers, the shared and static libraries, the
 .pc files and (when MAN_PAGES is yes) every page of docs/man landed, then
 builds tests/install/prog.c out of tree with only
-`pkg-config --cflags --libs lfht rcu-qsbr` (and rcu-memb, rcu-bp; PKG_CONFIG_PATH
+`pkg-config --cflags --libs lfht rcu-qsbr` (and rcu-memb, rcu-bp, rcu-mb; PKG_CONFIG_PATH
 and PKG_CONFIG_SYSROOT_DIR point into the destdir) and runs it with
 LD_LIBRARY_PATH, checking it loaded the installed libraries; then links it
 statically (pkg-config --static) and runs that. Likewise builds
 tests/install/urcu_prog.c, a liburcu program, with only `pkg-config
---cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr, lfht-urcu-bp), checking that the
+--cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr, lfht-urcu-bp, lfht-urcu-mb), checking that the
 Cflags name $includedir/lfht-urcu (an -I directory, searched before the
 system directory of liburcu-dev's headers) and that it does not link
 liburcu, and runs it. Offline; no root needed.
@@ -63,7 +63,7 @@ def main():
         if not path.exists():
             errors.append(f'not installed: {path.relative_to(destdir)}')
     for h in ['lfht/lfht.h', 'lfht/lfht-inline.h', 'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
-              'rcu/bp.h', 'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
+              'rcu/bp.h', 'rcu/mb.h', 'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
         want(includedir / h)
     rcuds = source / 'ds/include'
     for h in sorted(rcuds.rglob('*.h')):
@@ -72,9 +72,9 @@ def main():
     compat = source / 'compat/include'
     for h in sorted(compat.rglob('*.h')):
         want(includedir / 'lfht-urcu' / h.relative_to(compat))
-    for pc in ['lfht-urcu-memb', 'lfht-urcu-qsbr', 'lfht-urcu-bp']:
+    for pc in ['lfht-urcu-memb', 'lfht-urcu-qsbr', 'lfht-urcu-bp', 'lfht-urcu-mb']:
         want(libdir / 'pkgconfig' / f'{pc}.pc')
-    for lib in ['lfht', 'rcu-qsbr', 'rcu-memb', 'rcu-bp']:
+    for lib in ['lfht', 'rcu-qsbr', 'rcu-memb', 'rcu-bp', 'rcu-mb']:
         want(libdir / 'pkgconfig' / f'{lib}.pc')
         if kinds in ('shared', 'both'):
             want(libdir / f'lib{lib}.so')
@@ -99,7 +99,7 @@ def main():
     prog = source / 'tests/install/prog.c'
     strict = ['-std=c11', '-Wall', '-Wextra', '-Werror']
     for flavour, define in [('rcu-qsbr', []), ('rcu-memb', ['-DPROG_MEMB']),
-                            ('rcu-bp', ['-DPROG_BP'])]:
+                            ('rcu-bp', ['-DPROG_BP']), ('rcu-mb', ['-DPROG_MB'])]:
         if kinds not in ('shared', 'both'):
             break
         flags = run(['pkg-config', '--cflags', '--libs', 'lfht', flavour], env=env).split()
@@ -115,7 +115,7 @@ def main():
     # A liburcu program, unchanged, through the compatibility layer.
     urcu_prog = source / 'tests/install/urcu_prog.c'
     for pc, define in [('lfht-urcu-memb', []), ('lfht-urcu-qsbr', ['-DPROG_QSBR']),
-                       ('lfht-urcu-bp', ['-DPROG_BP'])]:
+                       ('lfht-urcu-bp', ['-DPROG_BP']), ('lfht-urcu-mb', ['-DPROG_MB'])]:
         if kinds not in ('shared', 'both'):
             break
         flags = run(['pkg-config', '--cflags', '--libs', pc], env=env).split()

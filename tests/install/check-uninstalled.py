@@ -8,8 +8,9 @@ lfht-urcu-memb-uninstalled.pc for lfht-urcu-memb). Checks that those files
 carry the compatibility layer's include directory: builds
 tests/install/urcu_prog.c, a liburcu program, with only `pkg-config
 --cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr with -DPROG_QSBR,
-lfht-urcu-bp with -DPROG_BP), asks the compiler (-MD) which headers it
-read, and fails unless <urcu.h> (<urcu-qsbr.h>, <urcu-bp.h>),
+lfht-urcu-bp with -DPROG_BP, lfht-urcu-mb with -DPROG_MB), asks the
+compiler (-MD) which headers it read, and fails unless <urcu.h>
+(<urcu-qsbr.h>, <urcu-bp.h>, <urcu/urcu-mb.h>),
 <urcu/rculfhash.h> and <urcu/uatomic.h> came from
 SOURCE_ROOT/compat/include and no header from liburcu-dev's directory;
 then runs it against the build tree's libraries (not liburcu's). Offline.
@@ -58,7 +59,8 @@ def main():
     errors = []
     for pc, define, top in [('lfht-urcu-memb', [], 'urcu.h'),
                             ('lfht-urcu-qsbr', ['-DPROG_QSBR'], 'urcu-qsbr.h'),
-                            ('lfht-urcu-bp', ['-DPROG_BP'], 'urcu-bp.h')]:
+                            ('lfht-urcu-bp', ['-DPROG_BP'], 'urcu-bp.h'),
+                            ('lfht-urcu-mb', ['-DPROG_MB'], 'urcu/urcu-mb.h')]:
         if not (build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists():
             errors.append(f'{pc}-uninstalled.pc: not in {build / "meson-uninstalled"}')
             continue

@@ -2,13 +2,15 @@
 /*
  * prog.c - an out-of-tree program built against an installed lfht with
  * nothing but pkg-config (tests/install/check-install.py): one table, each
- * flavour selectable at compile time (-DPROG_MEMB, -DPROG_BP), add / lookup / delete /
- * free after a grace period / destroy.
+ * flavour selectable at compile time (-DPROG_MEMB, -DPROG_BP, -DPROG_MB), add /
+ * lookup / delete / free after a grace period / destroy.
  */
 #if defined(PROG_MEMB)
 #include <rcu/memb.h>
 #elif defined(PROG_BP)
 #include <rcu/bp.h>
+#elif defined(PROG_MB)
+#include <rcu/mb.h>
 #else
 #include <rcu/qsbr.h>
 #endif

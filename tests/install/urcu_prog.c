@@ -3,7 +3,8 @@
  * urcu_prog.c - a liburcu program (liburcu's headers and names only), built
  * against an installed lfht with nothing but `pkg-config --cflags --libs
  * lfht-urcu-memb` (or lfht-urcu-qsbr with -DPROG_QSBR, lfht-urcu-bp with
- * -DPROG_BP) by
+ * -DPROG_BP, lfht-urcu-mb with -DPROG_MB, which selects mb as liburcu's
+ * programs do: RCU_MB before <urcu.h>) by
  * tests/install/check-install.py: a table, add / lookup / delete, free by
  * call_rcu, rcu_barrier, destroy.
  */
@@ -11,6 +12,9 @@
 #include <urcu-qsbr.h>
 #elif defined(PROG_BP)
 #include <urcu-bp.h>
+#elif defined(PROG_MB)
+#define RCU_MB
+#include <urcu.h>
 #else
 #include <urcu.h>
 #endif

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hash_test.h - the body of hash_memb.c, hash_qsbr.c and hash_bp.c: a hash-table
- * program written in liburcu's idiom (liburcu's headers and names only),
- * so that it builds unchanged against liburcu and against lfht's
- * compatibility layer. The including file has included its flavour header
- * and defined TEST_FLAVOR (a string) and TEST_FL(name) (the flavour's
- * prefixed name, urcu_memb_<name>, urcu_qsbr_<name> or urcu_bp_<name>),
- * and TEST_INIT where the flavour has an init function. bp defines
+ * hash_test.h - the body of hash_memb.c, hash_qsbr.c, hash_bp.c and
+ * hash_mb.c: a hash-table program written in liburcu's idiom (liburcu's
+ * headers and names only), so that it builds unchanged against liburcu and
+ * against lfht's compatibility layer. The including file has included its
+ * flavour header and defined TEST_FLAVOR (a string) and TEST_FL(name) (the
+ * flavour's prefixed name, urcu_memb_<name>, urcu_qsbr_<name>,
+ * urcu_bp_<name> or urcu_mb_<name>), and TEST_INIT where the flavour has an
+ * init function. bp defines
  * TEST_BP: its readers never register (their first read lock does), and
  * fork() goes through liburcu-bp's fork hooks. TEST_HAVE_NODE_INIT_DELETED
  * (from meson: liburcu 0.13 lacks cds_lfht_node_init_deleted, and neither

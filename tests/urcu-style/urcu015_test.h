@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * urcu015_test.h - the body of urcu015_memb.c, urcu015_qsbr.c and
- * urcu015_bp.c: a program
+ * urcu015_test.h - the body of urcu015_memb.c, urcu015_qsbr.c,
+ * urcu015_bp.c and urcu015_mb.c: a program
  * written for liburcu 0.15 (its headers and names only), using what 0.14
  * and 0.15 added for programs of the hash table:
  *

@@ -6,9 +6,9 @@
  * flavour gives alike (urcu_<flavour>_read_lock, _read_unlock,
  * _read_ongoing, _register_thread, _unregister_thread, _synchronize_rcu,
  * _call_rcu, _barrier) and that flavour's object (urcu_memb_flavor,
- * urcu_qsbr_flavor or urcu_bp_flavor, also named rcu_flavor), which
- * cds_lfht_new_flavor() accepts; and the inline names liburcu gives
- * programs built with _LGPL_SOURCE: _urcu_<flavour>_read_lock,
+ * urcu_qsbr_flavor, urcu_bp_flavor or urcu_mb_flavor, also named
+ * rcu_flavor), which cds_lfht_new_flavor() accepts; and the inline names
+ * liburcu gives programs built with _LGPL_SOURCE: _urcu_<flavour>_read_lock,
  * _read_unlock, _read_ongoing, _quiescent_state, _thread_offline,
  * _thread_online, and the short _rcu_read_lock, _rcu_read_unlock,
  * _rcu_read_ongoing, _rcu_quiescent_state (the _rcu_ pointer operations

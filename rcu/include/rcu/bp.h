@@ -47,7 +47,7 @@
 #define RCU_BP_H
 
 #ifdef RCU_FLAVOUR_SELECTED
-#error "include only one of <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> per translation unit"
+#error "include only one of <rcu/qsbr.h>, <rcu/memb.h>, <rcu/bp.h> and <rcu/mb.h> per translation unit"
 #endif
 #define RCU_FLAVOUR_SELECTED 1
 #define RCU_FLAVOUR_BP 1
@@ -76,22 +76,22 @@ RCU_FLAVOUR_EXPORTS_(rcu_bp);
  */
 static inline void rcu_bp_read_lock_fast_(void)
 {
-	if (rcu_mb_read_lock_nested_(&rcu_bp_reader_))
+	if (rcu_ctr_read_lock_nested_(&rcu_bp_reader_))
 		return;
 	if (__builtin_expect(!rcu_bp_reader_.registered, 0))
 		rcu_bp_register_thread();
-	rcu_mb_read_lock_outermost_(&rcu_bp_reader_, &rcu_bp_gp_);
+	rcu_ctr_read_lock_outermost_(&rcu_bp_reader_, &rcu_bp_gp_, false);
 }
 
 static inline void rcu_bp_read_unlock_fast_(void)
 {
-	rcu_mb_read_unlock_(&rcu_bp_reader_, &rcu_bp_gp_, rcu_bp_wake_writer_);
+	rcu_ctr_read_unlock_(&rcu_bp_reader_, &rcu_bp_gp_, false, rcu_bp_wake_writer_);
 }
 
 /* The read-side nesting depth of the calling thread. */
 static inline unsigned long rcu_bp_nesting_(void)
 {
-	return rcu_mb_nesting_(&rcu_bp_reader_);
+	return rcu_ctr_nesting_(&rcu_bp_reader_);
 }
 
 /* Whether the thread is inside a read-side section. */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rcu/flavour-api.h - what <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> declare
- * alike, written once as macros over the flavour prefix (rcu_qsbr, rcu_memb,
- * rcu_bp): the exported functions and state every flavour library has, and
- * the liburcu-style short names over them. Not an API: include a flavour header,
- * not this file.
+ * rcu/flavour-api.h - what <rcu/qsbr.h>, <rcu/memb.h>, <rcu/bp.h> and
+ * <rcu/mb.h> declare alike, written once as macros over the flavour prefix
+ * (rcu_qsbr, rcu_memb, rcu_bp, rcu_mb): the exported functions and state
+ * every flavour library has, and the liburcu-style short names over them.
+ * Not an API: include a flavour header, not this file.
  *
  * The short names come from a macro the flavour header expands, rather than
  * from declarations in this file, so that they stay header-level static

@@ -5,8 +5,9 @@
  * which flavour-agnostic code (liblfht) drives whichever flavour the program
  * picked.
  *
- * Include <rcu/qsbr.h> or <rcu/memb.h>, not this file: each declares its
- * flavour's object under the name rcu_flavour.
+ * Include a flavour header (<rcu/qsbr.h>, <rcu/memb.h>, <rcu/bp.h> or
+ * <rcu/mb.h>), not this file: each declares its flavour's object under the
+ * name rcu_flavour.
  */
 #ifndef RCU_FLAVOUR_H
 #define RCU_FLAVOUR_H

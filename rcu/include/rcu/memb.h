@@ -45,7 +45,7 @@
 #define RCU_MEMB_H
 
 #ifdef RCU_FLAVOUR_SELECTED
-#error "include only one of <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> per translation unit"
+#error "include only one of <rcu/qsbr.h>, <rcu/memb.h>, <rcu/bp.h> and <rcu/mb.h> per translation unit"
 #endif
 #define RCU_FLAVOUR_SELECTED 1
 #define RCU_FLAVOUR_MEMB 1
@@ -71,24 +71,25 @@ RCU_FLAVOUR_EXPORTS_(rcu_memb);
  * changes it by one load and one store of the thread's own slot, so a
  * signal handler may enter a read-side section between any two of these
  * instructions: it leaves the word as it found it. The helpers are shared
- * with bp (rcu/reader.h).
+ * with bp and mb (rcu/reader.h).
  */
 static inline void rcu_memb_read_lock_fast_(void)
 {
-	if (!rcu_mb_read_lock_nested_(&rcu_memb_reader_))
-		rcu_mb_read_lock_outermost_(&rcu_memb_reader_, &rcu_memb_gp_);
+	if (!rcu_ctr_read_lock_nested_(&rcu_memb_reader_))
+		rcu_ctr_read_lock_outermost_(&rcu_memb_reader_, &rcu_memb_gp_,
+					     false);
 }
 
 static inline void rcu_memb_read_unlock_fast_(void)
 {
-	rcu_mb_read_unlock_(&rcu_memb_reader_, &rcu_memb_gp_,
-			    rcu_memb_wake_writer_);
+	rcu_ctr_read_unlock_(&rcu_memb_reader_, &rcu_memb_gp_, false,
+			     rcu_memb_wake_writer_);
 }
 
 /* The read-side nesting depth of the calling thread. */
 static inline unsigned long rcu_memb_nesting_(void)
 {
-	return rcu_mb_nesting_(&rcu_memb_reader_);
+	return rcu_ctr_nesting_(&rcu_memb_reader_);
 }
 
 /* Whether the thread is inside a read-side section. */

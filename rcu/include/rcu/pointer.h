@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rcu/pointer.h - publishing and reading RCU-protected pointers. Shared by
- * both flavours (included by <rcu/qsbr.h> and <rcu/memb.h>).
+ * every flavour (included by each flavour header).
  *
  * The pointers are plain (not _Atomic) lvalues, as in liburcu, so the macros
  * use the GCC/clang __atomic builtins, which accept any pointer-sized object

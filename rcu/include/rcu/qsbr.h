@@ -60,7 +60,7 @@
 #define RCU_QSBR_H
 
 #ifdef RCU_FLAVOUR_SELECTED
-#error "include only one of <rcu/qsbr.h>, <rcu/memb.h> and <rcu/bp.h> per translation unit"
+#error "include only one of <rcu/qsbr.h>, <rcu/memb.h>, <rcu/bp.h> and <rcu/mb.h> per translation unit"
 #endif
 #define RCU_FLAVOUR_SELECTED 1
 #define RCU_FLAVOUR_QSBR 1

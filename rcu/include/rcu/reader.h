@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rcu/reader.h - the per-thread reader state and the per-flavour grace-period
- * state that the inline read side of <rcu/qsbr.h>, <rcu/memb.h> and
- * <rcu/bp.h> touches, and the read side that memb and bp share.
+ * state that the inline read side of <rcu/qsbr.h>, <rcu/memb.h>, <rcu/bp.h>
+ * and <rcu/mb.h> touches, and the read side that memb, bp and mb share.
  * Not an API: the layout may change between versions (the libraries are
  * versioned by soname).
  *
  * One struct rcu_reader_ lives in thread-local storage per thread and flavour
- * (rcu_qsbr_reader_, rcu_memb_reader_, rcu_bp_reader_). Its ctr is the only
+ * (rcu_qsbr_reader_, rcu_memb_reader_, rcu_bp_reader_, rcu_mb_reader_). Its
+ * ctr is the only
  * field another thread reads without the registry lock:
- *   ctr == 0            the thread is quiescent (QSBR: offline; memb, bp:
- *                       outside any read-side section);
+ *   ctr == 0            the thread is quiescent (QSBR: offline; memb, bp,
+ *                       mb: outside any read-side section);
  *   ctr == g + n        QSBR: g is the grace-period counter the thread saw at
- *                       its last quiescent state, n is 0; memb, bp: g is the
+ *                       its last quiescent state, n is 0; memb, bp, mb: g is the
  *                       counter it saw when its outermost rcu_read_lock()
  *                       began, n (1 .. RCU_NEST_MASK_) its nesting depth.
  * The grace-period counter starts at RCU_GP_STEP_ and advances by it, so its
@@ -22,7 +23,7 @@
  * counter is 64 bits and never wraps (2^48 grace periods), so 0 never is a
  * real snapshot.
  *
- * Why memb and bp keep their nesting in ctr: a read-side section entered from a
+ * Why memb, bp and mb keep their nesting in ctr: a read-side section entered from a
  * signal handler that interrupts rcu_read_lock() or rcu_read_unlock()
  * between any two instructions must be protected. Every change of ctr is one
  * load of the thread's own word and one store to it; a handler's sections
@@ -65,7 +66,8 @@ struct rcu_gp_ {
 	RCU_ATOMIC_(int32_t) futex;
 	/* memb, bp: nonzero when readers must use full fences (no membarrier,
 	 * or RCU_MEMB_FORCE_FENCES=1 / RCU_BP_FORCE_FENCES=1); set once at
-	 * start-up. Unused by QSBR. */
+	 * start-up. mb: always 1 (its readers fence without looking). Unused
+	 * by QSBR. */
 	RCU_ATOMIC_(int32_t) use_fences;
 };
 
@@ -101,25 +103,31 @@ struct rcu_gp_ {
 RCU_TSAN_FENCES_BEGIN_
 
 /*
- * The read side of the flavours whose grace periods fence every reader for
- * it (memb, bp; src/memb.c): each helper takes the flavour's own slot and
+ * The read side of the flavours that keep a counter snapshot in the slot
+ * (memb, bp, mb; src/memb.c): each helper takes the flavour's own slot and
  * grace-period state, and once inlined compiles to what a copy per flavour
  * would. The slot changes by one load and one store of the thread's own
  * word, so a signal handler may enter a read-side section between any two
  * of these instructions: it leaves the word as it found it.
+ *
+ * fenced is a constant of the flavour header: true for mb, whose readers
+ * always run a full fence (its grace periods never use membarrier), false
+ * for memb and bp, whose grace periods fence the readers for them unless
+ * use_fences says otherwise. With true the use_fences load folds away.
  */
 
 /*
- * The reader's half of the asymmetric fence: a compiler barrier when
- * synchronize_rcu() uses membarrier (which runs the full fence on this CPU
- * for us), a full fence otherwise. use_fences is written once before main.
+ * The reader's half of the asymmetric fence: a full fence for mb or in
+ * fence mode; a compiler barrier when synchronize_rcu() uses membarrier
+ * (which runs the full fence on this CPU for us). use_fences is written
+ * once before main.
  */
-static inline void rcu_mb_reader_fence_(struct rcu_gp_ *gp)
+static inline void rcu_ctr_reader_fence_(struct rcu_gp_ *gp, bool fenced)
 {
 	/* Relaxed: written once before main (or in a fork child before it
 	 * has threads), so every thread agrees on the mode. */
-	if (__builtin_expect(rcu_atomic_load(&gp->use_fences,
-					     memory_order_relaxed), 0))
+	if (fenced || __builtin_expect(rcu_atomic_load(&gp->use_fences,
+						       memory_order_relaxed), 0))
 		/* Pairs with the seq_cst fence in
 		 * flavour_fence_all_readers() (src/memb.c). */
 		rcu_fence(memory_order_seq_cst);
@@ -130,7 +138,7 @@ static inline void rcu_mb_reader_fence_(struct rcu_gp_ *gp)
 }
 
 /* A nested rcu_read_lock(): true (and done) when r is in a section. */
-static inline bool rcu_mb_read_lock_nested_(struct rcu_reader_ *r)
+static inline bool rcu_ctr_read_lock_nested_(struct rcu_reader_ *r)
 {
 	/* Relaxed: the thread's own slot; only it (or a handler on it, which
 	 * restores the value) stores there. */
@@ -144,8 +152,8 @@ static inline bool rcu_mb_read_lock_nested_(struct rcu_reader_ *r)
 }
 
 /* The outermost rcu_read_lock(): snapshot the counter, then fence. */
-static inline void rcu_mb_read_lock_outermost_(struct rcu_reader_ *r,
-					       struct rcu_gp_ *gp)
+static inline void rcu_ctr_read_lock_outermost_(struct rcu_reader_ *r,
+						struct rcu_gp_ *gp, bool fenced)
 {
 	/* Acquire: pairs with the seq_cst increment in gp_run() (src/gp.c,
 	 * note 2); a section that snapshots the new counter sees what was
@@ -157,12 +165,13 @@ static inline void rcu_mb_read_lock_outermost_(struct rcu_reader_ *r,
 	/* The snapshot is visible before the section's first read; pairs
 	 * with flavour_fence_all_readers() after the increment in gp_run()
 	 * (note 3). */
-	rcu_mb_reader_fence_(gp);
+	rcu_ctr_reader_fence_(gp, fenced);
 }
 
 /* rcu_read_unlock(); wake is the flavour's wake_writer_(). */
-static inline void rcu_mb_read_unlock_(struct rcu_reader_ *r,
-				       struct rcu_gp_ *gp, void (*wake)(void))
+static inline void rcu_ctr_read_unlock_(struct rcu_reader_ *r,
+					struct rcu_gp_ *gp, bool fenced,
+					void (*wake)(void))
 {
 	/* Relaxed: the thread's own slot, as in the lock. */
 	uint64_t c = rcu_atomic_load(&r->ctr, memory_order_relaxed);
@@ -180,7 +189,7 @@ static inline void rcu_mb_read_unlock_(struct rcu_reader_ *r,
 	 * store and our store must not pass each other); pairs with
 	 * flavour_fence_all_readers() after the futex store in
 	 * gp_wait_for_readers() (note 5). */
-	rcu_mb_reader_fence_(gp);
+	rcu_ctr_reader_fence_(gp, fenced);
 	/* Relaxed: ordered after the slot store by the fence above; the
 	 * wake-up's own ordering is the release swap in wake_writer_(). */
 	if (__builtin_expect(rcu_atomic_load(&gp->futex,
@@ -189,7 +198,7 @@ static inline void rcu_mb_read_unlock_(struct rcu_reader_ *r,
 }
 
 /* The read-side nesting depth of r's thread. */
-static inline unsigned long rcu_mb_nesting_(struct rcu_reader_ *r)
+static inline unsigned long rcu_ctr_nesting_(struct rcu_reader_ *r)
 {
 	/* Relaxed: the thread's own slot. */
 	return (unsigned long)(rcu_atomic_load(&r->ctr, memory_order_relaxed) &
