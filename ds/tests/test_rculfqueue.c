@@ -26,8 +26,13 @@ static void test_online(void) { }
 static void quiescent(void) { }
 static void test_offline(void) { }
 static void test_online(void) { }
+#elif defined(TEST_FLAVOUR_MB)
+#include <rcu/mb.h>
+static void quiescent(void) { }
+static void test_offline(void) { }
+static void test_online(void) { }
 #else
-#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB or -DTEST_FLAVOUR_BP"
+#error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB, -DTEST_FLAVOUR_BP or -DTEST_FLAVOUR_MB"
 #endif
 
 #include <rcuds/rculfqueue.h>
