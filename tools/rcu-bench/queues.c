@@ -30,7 +30,7 @@
  * `busy` flag), so that memory stays bounded and nothing is allocated in
  * the timed loop; a producer that finds its pool all in flight waits.
  * lfq bounds the items in flight with per-thread counters instead.
- * Threads are pinned, producers and consumers on alternate CPUs (pin()).
+ * Threads are pinned (pin()).
  * At the end every consumer drains the structure, and the program checks
  * that every item pushed was popped exactly as many times.
  */
@@ -133,9 +133,11 @@ static void backoff(unsigned *spins)
 }
 
 /*
- * Pins the calling thread: producer t on CPU 2t, consumer t on CPU 2t + 1
+ * Pins the calling thread: producer t on CPU t, consumer t on CPU t + 1
  * (modulo the CPUs this process may use), so that 1 + 1 always runs on two
- * CPUs at once and every implementation sees the same placement.
+ * CPUs at once, with 2 + 2 on two CPUs each holds a producer and a
+ * consumer (producers contend with producers on the other CPU, consumers
+ * with consumers), and every implementation sees the same placement.
  */
 static void pin(unsigned slot)
 {
@@ -197,7 +199,7 @@ static void *producer(void *arg)
 	struct item *pool = pools[id];
 	unsigned long n = 0;
 
-	pin(2 * id);
+	pin(id);
 	rcu_register_thread();
 	wait_for_go();
 	while (!stopped()) {
@@ -300,7 +302,7 @@ static void *consumer(void *arg)
 	unsigned id = (unsigned)(uintptr_t)arg, spins = 0;
 	unsigned long n = 0, drained = 0, sum = 0;
 
-	pin(2 * id + 1);
+	pin(id + 1);
 	rcu_register_thread();
 	wait_for_go();
 	while (!stopped()) {
@@ -369,7 +371,7 @@ static void *lfq_producer(void *arg)
 	unsigned id = (unsigned)(uintptr_t)arg, spins = 0;
 	unsigned long n = 0;
 
-	pin(2 * id);
+	pin(id);
 	rcu_register_thread();
 	wait_for_go();
 	while (!stopped()) {
@@ -421,7 +423,7 @@ static void *lfq_consumer(void *arg)
 	unsigned id = (unsigned)(uintptr_t)arg, spins = 0;
 	unsigned long n = 0, drained = 0, sum = 0;
 
-	pin(2 * id + 1);
+	pin(id + 1);
 	rcu_register_thread();
 	wait_for_go();
 	while (!stopped()) {
