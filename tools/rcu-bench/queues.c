@@ -378,8 +378,13 @@ static void *lfq_producer(void *arg)
 		struct lfq_item *it;
 
 		if (n % 64 == 0) {
+			/* Signed: a consumer may count an item before its
+			 * producer does, so consumed may run ahead by one per
+			 * producer (unsigned, that read as a huge backlog). */
+			long consumed = (long)lfq_consumed();
+
 			qb_quiescent();
-			if (lfq_produced() - lfq_consumed() > LFQ_IN_FLIGHT) {
+			if ((long)lfq_produced() - consumed > LFQ_IN_FLIGHT) {
 				backoff(&spins);
 				continue;
 			}
