@@ -65,6 +65,7 @@ import check_report
 ROOT_GLOBS = [
     'lfht/*.c', 'lfht/*.h', 'include/**/*.h',
     'rcu/src/*.c', 'rcu/src/*.h', 'rcu/include/**/*.h',
+    'ds/include/**/*.h',
 ]
 
 # Functions from outside the sources that a comment may name.
