@@ -10,7 +10,16 @@
  * does for the table's keys; see its comment for the references. One
  * difference: a queue's or a stack's state after a group of calls depends
  * on their order (two concurrent puts), so the round is not cut into
- * segments; the whole round is one search, bounded (queue.h).
+ * segments; the whole round is one search, bounded (queue.h). Another:
+ * the order in which a step tries its candidates (Wing and Gong: the
+ * order of invocation). The order changes no verdict, only the time; here
+ * a step first tries the call whose response comes first, and when that is
+ * a put, the candidate put whose value the history takes first (FIFO) or
+ * last (LIFO), then the rest in invocation order. In invocation order a
+ * call with a long interval (its thread preempted) was placed first at
+ * every step, and two concurrent puts were ordered by chance, a wrong
+ * order showing only when their values left, far deeper: some rounds of a
+ * busy stack took millions of steps.
  *
  * The state is the sequence of values, held in place and undone on
  * backtrack:
@@ -59,9 +68,12 @@ static void hash_slot(struct qs_state *s, uint32_t pos)
 	s->h2 ^= slot_hash(s->slots[pos], pos, SEED2);
 }
 
-/* What a placed call changed, to undo it. */
+/* What a placed call changed, to undo it, and where its level's choices
+ * stood. */
 struct qs_frame {
 	uint32_t call;
+	uint32_t first;			/* the level's preferred call */
+	bool from_first;		/* call was first, tried before the scan */
 	uint32_t head, tail;
 	uint64_t overwritten;		/* LIFO put: the slot's old value */
 	uint64_t h1, h2;
@@ -228,6 +240,47 @@ static void relink_entry(struct qs_entry *e, uint32_t i)
 	e[e[i].next].prev = i;
 }
 
+/*
+ * The candidate tried first at a level: the call whose response comes
+ * first in the list (every entry before it is an invocation: those calls
+ * are the candidates), unless that is a put, in which case the candidate
+ * put whose value the history takes first (FIFO) or last (LIFO): the one
+ * that belongs at the head or the bottom. take_at[call]: for a put, when
+ * its value's take began (UINT64_MAX: never taken), then the value's
+ * place in the sequence when a take-all took it (so that the puts of the
+ * values of one splice or pop_all are tried in its order, not by chance:
+ * a wrong guess would show only at the take-all).
+ */
+struct take_key {
+	uint64_t at;
+	uint32_t pos;
+};
+
+static bool key_before(struct take_key a, struct take_key b)
+{
+	return a.at < b.at || (a.at == b.at && a.pos < b.pos);
+}
+
+static uint32_t preferred(const struct qs_entry *e, uint32_t head, const struct hq_ctx *c,
+			  const struct take_key *take_at)
+{
+	uint32_t i = e[head].next, best = UINT32_MAX;
+
+	for (; e[i].is_invoke; i = e[i].next) {
+		uint32_t call = e[i].call;
+
+		if (c->calls[call].kind != HQ_PUT)
+			continue;
+		if (best == UINT32_MAX ||
+		    (c->round->order == HQ_FIFO ? key_before(take_at[call], take_at[best]) :
+		     key_before(take_at[best], take_at[call])))
+			best = call;
+	}
+	if (c->calls[e[i].call].kind != HQ_PUT || best == UINT32_MAX)
+		return e[i].call;
+	return best;
+}
+
 /* A failed search: the calls around the response that stopped the deepest
  * attempt, from the earliest invocation left unplaced there. */
 static void report_failure(struct hq_ctx *c, size_t depth, uint32_t stop_call,
@@ -251,10 +304,12 @@ static void report_failure(struct hq_ctx *c, size_t depth, uint32_t stop_call,
 enum hq_search_result hq_search(struct hq_ctx *c)
 {
 	size_t n = c->nr_calls, words = (n + 63) / 64, sp = 0, depth = 0;
-	uint32_t head = (uint32_t)(2 * n), i, stop_call = 0;
+	uint32_t head = (uint32_t)(2 * n), i, stop_call = 0, first;
+	bool first_turn;
 	struct qs_entry *e;
 	uint32_t *invoke_of, *respond_of;
 	uint64_t *z, *bits, placed_hash = 0, stop_from = 0;
+	struct take_key *take_at;
 	struct qs_frame *stack;
 	struct qs_state s;
 	struct qs_memo memo;
@@ -267,6 +322,20 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 	invoke_of = hist_calloc(n, sizeof(*invoke_of));
 	respond_of = hist_calloc(n, sizeof(*respond_of));
 	z = hist_calloc(n, sizeof(*z));
+	take_at = hist_calloc(n, sizeof(*take_at));
+	for (i = 0; i < n; i++)
+		take_at[i] = (struct take_key){ .at = UINT64_MAX };
+	for (size_t k = 0; k < c->nr_vals; k++)
+		if (c->vals[k].take != HQ_NONE)
+			take_at[c->vals[k].put].at = c->calls[c->vals[k].take].invoke;
+	for (i = 0; i < n; i++) {
+		for (uint32_t q = 0; c->calls[i].kind == HQ_TAKE_ALL && q < c->calls[i].seq_len; q++) {
+			const struct hq_value *v = hq_find(c, c->calls[i].seq[q]);
+
+			if (v != NULL)
+				take_at[v->put].pos = q;
+		}
+	}
 	bits = hist_calloc(words, sizeof(*bits));
 	stack = hist_calloc(n, sizeof(*stack));
 	s = (struct qs_state){ .order = c->round->order,
@@ -286,58 +355,76 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 	}
 	memo_init(&memo, words);
 
+	first = preferred(e, head, c, take_at);
+	first_turn = true;
 	i = e[head].next;
 	while (e[head].next != head) {
-		uint32_t call = e[i].call;
+		uint32_t call;
+		bool from_first = first_turn;
+		struct qs_frame f;
+		int added = 0;
 
 		if (++steps > HQ_MAX_STEPS) {
 			result = HQ_SEARCH_UNCHECKED;
 			break;
 		}
-		if (e[i].is_invoke) {
-			struct qs_frame f;
-			int added = 0;
-
-			if (apply(&s, &c->calls[call], &f)) {
-				bits[call / 64] |= 1ULL << (call % 64);
-				added = memo_add(&memo, placed_hash ^ z[call], bits, &s);
-				if (added < 0) {
-					result = HQ_SEARCH_UNCHECKED;
-					break;
-				}
-				if (added == 0) {
-					bits[call / 64] &= ~(1ULL << (call % 64));
-					undo(&s, &c->calls[call], &f);
-				}
-			}
-			if (added > 0) {
-				f.call = call;
-				stack[sp++] = f;
-				placed_hash ^= z[call];
-				unlink_entry(e, invoke_of[call]);
-				unlink_entry(e, respond_of[call]);
-				i = e[head].next;
-			} else {
+		if (first_turn) {
+			call = first;
+			first_turn = false;
+		} else if (e[i].is_invoke) {
+			call = e[i].call;
+			if (call == first) {
 				i = e[i].next;
+				continue;
 			}
+		} else {
+			/* first's response: first must be placed before
+			 * everything left, and no choice so far allowed it.
+			 * Backtrack. */
+			if (sp >= depth) {
+				depth = sp;
+				stop_call = e[i].call;
+				stop_from = e[e[head].next].time;
+			}
+			if (sp == 0)
+				break;
+			call = stack[--sp].call;
+			undo(&s, &c->calls[call], &stack[sp]);
+			bits[call / 64] &= ~(1ULL << (call % 64));
+			placed_hash ^= z[call];
+			relink_entry(e, respond_of[call]);
+			relink_entry(e, invoke_of[call]);
+			first = stack[sp].first;
+			i = stack[sp].from_first ? e[head].next : e[invoke_of[call]].next;
 			continue;
 		}
-		/* A response: its call must be placed before everything left,
-		 * and no choice so far allowed it. Backtrack. */
-		if (sp >= depth) {
-			depth = sp;
-			stop_call = call;
-			stop_from = e[e[head].next].time;
+		if (apply(&s, &c->calls[call], &f)) {
+			bits[call / 64] |= 1ULL << (call % 64);
+			added = memo_add(&memo, placed_hash ^ z[call], bits, &s);
+			if (added < 0) {
+				result = HQ_SEARCH_UNCHECKED;
+				break;
+			}
+			if (added == 0) {
+				bits[call / 64] &= ~(1ULL << (call % 64));
+				undo(&s, &c->calls[call], &f);
+			}
 		}
-		if (sp == 0)
-			break;
-		call = stack[--sp].call;
-		undo(&s, &c->calls[call], &stack[sp]);
-		bits[call / 64] &= ~(1ULL << (call % 64));
-		placed_hash ^= z[call];
-		relink_entry(e, respond_of[call]);
-		relink_entry(e, invoke_of[call]);
-		i = e[invoke_of[call]].next;
+		if (added > 0) {
+			f.call = call;
+			f.first = first;
+			f.from_first = from_first;
+			stack[sp++] = f;
+			placed_hash ^= z[call];
+			unlink_entry(e, invoke_of[call]);
+			unlink_entry(e, respond_of[call]);
+			if (e[head].next == head)
+				break;
+			first = preferred(e, head, c, take_at);
+			first_turn = true;
+		} else {
+			i = from_first ? e[head].next : e[i].next;
+		}
 	}
 	if (e[head].next == head)
 		result = HQ_SEARCH_OK;
@@ -348,6 +435,7 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 	free(invoke_of);
 	free(respond_of);
 	free(z);
+	free(take_at);
 	free(bits);
 	free(stack);
 	free(s.slots);

@@ -163,7 +163,7 @@ static void gather_calls(struct hq_ctx *c)
 		if (op->invoke < c->t0)
 			c->t0 = op->invoke;
 	}
-	for (size_t k = 0; k <= r->nr_after; k++) {
+	for (size_t k = 0; !r->open_end && k <= r->nr_after; k++) {
 		uint64_t at = end + 1 + k;
 
 		c->calls[n++] = (struct hq_call){ .invoke = at, .respond = at, .kind = HQ_TAKE,
@@ -236,7 +236,7 @@ static void check_takes(struct hq_ctx *c)
 				note_take(c, call->seq[i], (uint32_t)k);
 	}
 	for (size_t k = 0; k < c->nr_vals; k++) {
-		if (c->vals[k].takes == 0) {
+		if (c->vals[k].takes == 0 && !c->round->open_end) {
 			uint32_t put = c->vals[k].put;
 
 			hq_violation(c, "lost: a value put was never taken, nor left for the drain",
