@@ -69,5 +69,8 @@ static inline void urcu_bp_after_fork_child(void) { }
 #ifdef LFHT_URCU_RCULFHASH_H
 #include <urcu/rculfhash.h>
 #endif
+#ifdef LFHT_URCU_DEFER_H
+#include <urcu/defer.h>
+#endif
 
 #endif /* LFHT_URCU_URCU_BP_H */

@@ -57,5 +57,8 @@ static inline void urcu_memb_thread_online(void) { }
 #ifdef LFHT_URCU_RCULFHASH_H
 #include <urcu/rculfhash.h>
 #endif
+#ifdef LFHT_URCU_DEFER_H
+#include <urcu/defer.h>
+#endif
 
 #endif /* LFHT_URCU_URCU_MEMB_H */

@@ -49,5 +49,8 @@ static inline void urcu_qsbr_thread_online(void) { rcu_thread_online(); }
 #ifdef LFHT_URCU_RCULFHASH_H
 #include <urcu/rculfhash.h>
 #endif
+#ifdef LFHT_URCU_DEFER_H
+#include <urcu/defer.h>
+#endif
 
 #endif /* LFHT_URCU_URCU_QSBR_H */

@@ -131,14 +131,18 @@ typedef union {
 } __attribute__((__transparent_union__)) cds_wfcq_head_ptr_t;
 
 /** \brief Returns \p head (C++ builds a cds_wfcq_head_ptr_t; kept for
- * programs written for both). */
+ * programs written for both).
+ * \param head A head without a mutex.
+ * \return \p head. */
 static inline struct __cds_wfcq_head *__cds_wfcq_head_cast(struct __cds_wfcq_head *head)
 {
 	return head;
 }
 
 /** \brief Returns \p head (C++ builds a cds_wfcq_head_ptr_t; kept for
- * programs written for both). */
+ * programs written for both).
+ * \param head A head with a mutex.
+ * \return \p head. */
 static inline struct cds_wfcq_head *cds_wfcq_head_cast(struct cds_wfcq_head *head)
 {
 	return head;

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/defer.h (lfht's liburcu compatibility layer) - defer_rcu(), the
+ * deferred reclamation of liburcu (experimental there), over call_rcu():
+ * defer_rcu(fct, p) runs fct(p) after a grace period, on the flavour's
+ * call_rcu worker. rcu_defer_register_thread() and
+ * rcu_defer_unregister_thread() are no-ops (returning 0); rcu_defer_barrier()
+ * and rcu_defer_barrier_thread() are rcu_barrier(). Include it after the
+ * flavour header, or before (the flavour header then brings the functions),
+ * as <urcu/call-rcu.h>. New code calls call_rcu() itself.
+ *
+ * Differs from liburcu: no defer thread of its own, no per-thread queue
+ * (each defer_rcu() allocates a small record; out of memory, it waits for a
+ * grace period and runs fct(p) at once, as liburcu does when its queue is
+ * full); the barriers wait for every call_rcu() callback queued before them,
+ * not only the deferred ones. Like liburcu's, defer_rcu() must not run
+ * inside a read-side critical section.
+ */
+#ifndef LFHT_URCU_DEFER_H
+#define LFHT_URCU_DEFER_H
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include <rcu/flavour.h>	/* struct rcu_head, caa_container_of */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One deferred call, freed by the callback that runs it. */
+struct lfht_urcu_defer_ {
+	struct rcu_head head;
+	void (*fct)(void *p);
+	void *p;
+};
+
+static inline void lfht_urcu_defer_run_(struct rcu_head *head)
+{
+	struct lfht_urcu_defer_ *d = caa_container_of(head, struct lfht_urcu_defer_, head);
+	void (*fct)(void *p) = d->fct;
+	void *p = d->p;
+
+	free(d);
+	fct(p);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LFHT_URCU_DEFER_H */
+
+/* The functions, once a flavour header (which includes this file again at
+ * its end) has chosen the flavour. */
+#if defined(LFHT_URCU_NAME_) && !defined(LFHT_URCU_DEFER_FUNCTIONS_)
+#define LFHT_URCU_DEFER_FUNCTIONS_ 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static inline void LFHT_URCU_NAME_(defer_rcu)(void (*fct)(void *p), void *p)
+{
+	struct lfht_urcu_defer_ *d = (struct lfht_urcu_defer_ *)malloc(sizeof(*d));
+
+	if (d == NULL) {
+		synchronize_rcu();
+		fct(p);
+		return;
+	}
+	d->fct = fct;
+	d->p = p;
+	call_rcu(&d->head, lfht_urcu_defer_run_);
+}
+
+static inline int LFHT_URCU_NAME_(defer_register_thread)(void)
+{
+	return 0;
+}
+
+static inline void LFHT_URCU_NAME_(defer_unregister_thread)(void)
+{
+}
+
+static inline void LFHT_URCU_NAME_(defer_barrier)(void)
+{
+	rcu_barrier();
+}
+
+static inline void LFHT_URCU_NAME_(defer_barrier_thread)(void)
+{
+	rcu_barrier();
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#define defer_rcu			LFHT_URCU_NAME_(defer_rcu)
+#define rcu_defer_register_thread	LFHT_URCU_NAME_(defer_register_thread)
+#define rcu_defer_unregister_thread	LFHT_URCU_NAME_(defer_unregister_thread)
+#define rcu_defer_barrier		LFHT_URCU_NAME_(defer_barrier)
+#define rcu_defer_barrier_thread	LFHT_URCU_NAME_(defer_barrier_thread)
+
+#endif /* LFHT_URCU_DEFER_FUNCTIONS_ */

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * urcu/static/rculfqueue.h (lfht's liburcu compatibility layer) - liburcu's
+ * inline names for the RCU lock-free queue (_LGPL_SOURCE programs that call
+ * them directly): each is the public, already inline, name of
+ * <rcuds/rculfqueue.h>.
+ */
+#ifndef LFHT_URCU_STATIC_RCULFQUEUE_H
+#define LFHT_URCU_STATIC_RCULFQUEUE_H
+
+#include <urcu/rculfqueue.h>
+
+#define _cds_lfq_node_init_rcu		cds_lfq_node_init_rcu
+#define _cds_lfq_init_rcu		cds_lfq_init_rcu
+#define _cds_lfq_destroy_rcu		cds_lfq_destroy_rcu
+#define _cds_lfq_enqueue_rcu		cds_lfq_enqueue_rcu
+#define _cds_lfq_dequeue_rcu		cds_lfq_dequeue_rcu
+
+#endif /* LFHT_URCU_STATIC_RCULFQUEUE_H */
