@@ -40,6 +40,10 @@ enum test_mutant {
 	MUTANT_wfcq_dequeue_unlocked,
 	MUTANT_wfs_push_lost,
 	MUTANT_wfs_pop_unlocked,
+	MUTANT_lfs_push_lost,
+	MUTANT_lfs_pop_twice,
+	MUTANT_lfq_enqueue_lost,
+	MUTANT_lfq_dequeue_twice,
 	NR_MUTANTS
 };
 
@@ -47,6 +51,8 @@ enum test_mutant {
 static int test_mutant_ = MUTANT_none;
 #define RCUDS_MUTANT_(m) (test_mutant_ == MUTANT_##m)
 
+#include <rcuds/lfstack.h>
+#include <rcuds/rculfqueue.h>
 #include <rcuds/wfcqueue.h>
 #include <rcuds/wfstack.h>
 
@@ -60,6 +66,10 @@ static const char *const mutant_names[NR_MUTANTS] = {
 	[MUTANT_wfcq_dequeue_unlocked] = "wfcq_dequeue_unlocked",
 	[MUTANT_wfs_push_lost] = "wfs_push_lost",
 	[MUTANT_wfs_pop_unlocked] = "wfs_pop_unlocked",
+	[MUTANT_lfs_push_lost] = "lfs_push_lost",
+	[MUTANT_lfs_pop_twice] = "lfs_pop_twice",
+	[MUTANT_lfq_enqueue_lost] = "lfq_enqueue_lost",
+	[MUTANT_lfq_dequeue_twice] = "lfq_dequeue_twice",
 };
 
 #define NR_PRODUCERS 2
@@ -81,6 +91,13 @@ static const char *const mutant_names[NR_MUTANTS] = {
 struct item {
 	struct cds_wfcq_node wfcq;
 	struct cds_wfs_node wfs;
+	struct cds_lfs_node lfs;
+	struct cds_lfq_node_rcu lfq;
+	struct rcu_head rcu;
+	/* rculfqueue: set by the call_rcu callback that stands for the
+	 * free (the item stays in its arena); a take that reads it set saw
+	 * a node after its grace period. */
+	_Atomic(int) freed;
 	/* Relaxed atomics: set before the put that publishes the item, read
 	 * after the take; atomic only because a mutant may hand one item to
 	 * two takers, who both put it back. */
@@ -111,8 +128,8 @@ struct worker {
 	size_t cap_ops;
 	uint64_t *seq;			/* take-all sequences */
 	size_t nr_seq, cap_seq;
-	struct item *arena;		/* producers: this round's items */
-	size_t nr_arena;
+	struct item *arena;		/* this round's fresh items */
+	size_t nr_arena, cap_arena;
 	struct item **taken;		/* scratch: a take-all's items */
 	long calls, would_block, take_alls, recycled;
 };
@@ -154,6 +171,12 @@ struct ds_ops {
 	/* The drain: one item, NULL when empty; *broken when a link never
 	 * came. */
 	struct item *(*drain_one)(bool *broken);
+	/* Whether a taken item may be put again at once (else it is retired
+	 * and a fresh one put instead). */
+	bool reuse;
+	/* What becomes of a taken item that is not put again (NULL: nothing,
+	 * it stays in its arena). */
+	void (*retire)(struct item *it);
 };
 
 static struct item *item_of_wfcq(struct cds_wfcq_node *n)
@@ -331,7 +354,7 @@ static struct item *wfcq_drain_one(bool *broken)
 static const struct ds_ops wfcq_ops = {
 	.name = "wfcqueue", .order = HQ_FIFO, .init = wfcq_init, .fini = wfcq_fini,
 	.put = wfcq_put, .take = wfcq_take, .take_all = wfcq_take_all,
-	.drain_one = wfcq_drain_one,
+	.drain_one = wfcq_drain_one, .reuse = true,
 };
 
 /* wfstack */
@@ -428,10 +451,262 @@ static struct item *wfs_drain_one(bool *broken)
 static const struct ds_ops wfs_ops = {
 	.name = "wfstack", .order = HQ_LIFO, .init = wfs_init, .fini = wfs_fini,
 	.put = wfs_put, .take = wfs_take, .take_all = wfs_take_all,
-	.drain_one = wfs_drain_one,
+	.drain_one = wfs_drain_one, .reuse = true,
 };
 
-static const struct ds_ops *const structures[] = { &wfcq_ops, &wfs_ops };
+/* lfstack */
+
+static struct cds_lfs_stack lfs;
+
+static struct item *item_of_lfs(struct cds_lfs_node *n)
+{
+	return caa_container_of(n, struct item, lfs);
+}
+
+static void lfs_init(void)
+{
+	cds_lfs_init(&lfs);
+}
+
+static void lfs_fini(void)
+{
+	cds_lfs_destroy(&lfs);
+}
+
+static void lfs_put(struct worker *w, struct item *it)
+{
+	uint64_t value = new_value(w), invoke;
+
+	cds_lfs_node_init(&it->lfs);
+	item_set_value(it, value);
+	invoke = hist_stamp_invoke();
+	(void)cds_lfs_push(&lfs, &it->lfs);
+	op_put(w, invoke, hist_stamp_respond(), value);
+}
+
+static struct item *lfs_take(struct worker *w)
+{
+	bool locked_form = test_rand(&w->seed) & 1;
+	struct cds_lfs_node *n;
+	uint64_t invoke = hist_stamp_invoke(), respond;
+	struct item *it;
+
+	if (locked_form) {
+		n = cds_lfs_pop_blocking(&lfs);
+	} else {
+		cds_lfs_pop_lock(&lfs);
+		n = __cds_lfs_pop(&lfs);
+		cds_lfs_pop_unlock(&lfs);
+	}
+	respond = hist_stamp_respond();
+	it = n ? item_of_lfs(n) : NULL;
+	op_take(w, invoke, respond, it ? item_value(it) : 0);
+	return it;
+}
+
+static size_t lfs_take_all(struct worker *w)
+{
+	struct hq_op op = { .kind = HQ_TAKE_ALL, .thread = w->thread };
+	struct cds_lfs_head *h;
+	struct cds_lfs_node *node;
+	size_t n = 0, cap = w->cap_seq - w->nr_seq;
+
+	op.invoke = hist_stamp_invoke();
+	h = cds_lfs_pop_all_blocking(&lfs);
+	op.respond = hist_stamp_respond();
+	cds_lfs_for_each(h, node) {
+		/* Bounded: a mutant may leave a cycle. */
+		if (n == cap)
+			break;
+		w->taken[n++] = item_of_lfs(node);
+	}
+	op.seq_start = (uint32_t)w->nr_seq;
+	op.seq_len = (uint32_t)n;
+	for (size_t k = 0; k < n; k++)
+		w->seq[w->nr_seq++] = item_value(w->taken[k]);
+	log_op(w, &op);
+	w->take_alls++;
+	return n;
+}
+
+static struct item *lfs_drain_one(bool *broken)
+{
+	struct cds_lfs_node *n = cds_lfs_pop_blocking(&lfs);
+
+	(void)broken;
+	return n ? item_of_lfs(n) : NULL;
+}
+
+static const struct ds_ops lfs_ops = {
+	.name = "lfstack", .order = HQ_LIFO, .init = lfs_init, .fini = lfs_fini,
+	.put = lfs_put, .take = lfs_take, .take_all = lfs_take_all,
+	.drain_one = lfs_drain_one, .reuse = true,
+};
+
+/* rculfqueue: every call inside a read-side section; a taken item is
+ * "freed" by call_rcu (a callback that marks it, the item staying in its
+ * arena until every callback of the round ran), and a take that finds an
+ * item already marked counts a node read after its grace period. */
+
+static struct cds_lfq_queue_rcu lfq;
+static _Atomic(long) lfq_read_after_free;
+
+static struct item *item_of_lfq(struct cds_lfq_node_rcu *n)
+{
+	return caa_container_of(n, struct item, lfq);
+}
+
+/* The queue's call_rcu under the lfq_dequeue_twice mutant: a dummy node
+ * that two dequeues both took would be handed to call_rcu twice (its
+ * rcu_head queued twice: a crash, not a report). Each head is queued once;
+ * the test's own callback runs the queue's and forgets the head. */
+#define LFQ_PENDING_MAX 4096
+static pthread_mutex_t lfq_pending_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {
+	struct rcu_head *head;
+	void (*func)(struct rcu_head *);
+} lfq_pending[LFQ_PENDING_MAX];
+static _Atomic(long) lfq_double_call_rcu;
+
+static void lfq_pending_cb(struct rcu_head *head)
+{
+	void (*func)(struct rcu_head *) = NULL;
+
+	pthread_mutex_lock(&lfq_pending_lock);
+	for (int k = 0; k < LFQ_PENDING_MAX; k++) {
+		if (lfq_pending[k].head == head) {
+			func = lfq_pending[k].func;
+			lfq_pending[k].head = NULL;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&lfq_pending_lock);
+	if (func != NULL)
+		func(head);
+}
+
+static void lfq_call_rcu_once(struct rcu_head *head, void (*func)(struct rcu_head *))
+{
+	int free_slot = -1;
+
+	pthread_mutex_lock(&lfq_pending_lock);
+	for (int k = 0; k < LFQ_PENDING_MAX; k++) {
+		if (lfq_pending[k].head == head) {
+			pthread_mutex_unlock(&lfq_pending_lock);
+			/* Relaxed: a count read after the run. */
+			rcu_atomic_add(&lfq_double_call_rcu, 1, memory_order_relaxed);
+			return;
+		}
+		if (lfq_pending[k].head == NULL && free_slot < 0)
+			free_slot = k;
+	}
+	if (free_slot < 0) {
+		pthread_mutex_unlock(&lfq_pending_lock);
+		fprintf(stderr, "ds-history: more than %d dummies pending\n", LFQ_PENDING_MAX);
+		abort();
+	}
+	lfq_pending[free_slot].head = head;
+	lfq_pending[free_slot].func = func;
+	pthread_mutex_unlock(&lfq_pending_lock);
+	call_rcu(head, lfq_pending_cb);
+}
+
+static void lfq_init(void)
+{
+	if (test_mutant_ == MUTANT_lfq_dequeue_twice)
+		cds_lfq_init_rcu(&lfq, lfq_call_rcu_once);
+	else
+		cds_lfq_init_rcu(&lfq, call_rcu);
+}
+
+static void lfq_fini(void)
+{
+	/* The drain emptied it; a mutant may leave it otherwise (and its
+	 * nodes are the test's: nothing to free then). */
+	if (cds_lfq_destroy_rcu(&lfq) != 0)
+		ck_assert_msg(test_mutant_ != MUTANT_none, "the drained queue is not empty");
+	rcu_barrier();
+}
+
+static void lfq_put(struct worker *w, struct item *it)
+{
+	uint64_t value = new_value(w), invoke;
+
+	cds_lfq_node_init_rcu(&it->lfq);
+	item_set_value(it, value);
+	/* Relaxed: the arena was reset after every callback of the last
+	 * round ran (rcu_barrier() in check_round()). */
+	rcu_atomic_store(&it->freed, 0, memory_order_relaxed);
+	rcu_read_lock();
+	invoke = hist_stamp_invoke();
+	cds_lfq_enqueue_rcu(&lfq, &it->lfq);
+	op_put(w, invoke, hist_stamp_respond(), value);
+	rcu_read_unlock();
+}
+
+/* The dequeue and the reads of the item, in the caller's section. */
+static struct item *lfq_dequeue_item(uint64_t *value)
+{
+	struct cds_lfq_node_rcu *n = cds_lfq_dequeue_rcu(&lfq);
+	struct item *it = n ? item_of_lfq(n) : NULL;
+
+	*value = it ? item_value(it) : 0;
+	/* Relaxed: the callback's store and this load are both inside the
+	 * item, which the section keeps; only a count. */
+	if (it != NULL && rcu_atomic_load(&it->freed, memory_order_relaxed))
+		rcu_atomic_add(&lfq_read_after_free, 1, memory_order_relaxed);
+	return it;
+}
+
+static struct item *lfq_take(struct worker *w)
+{
+	uint64_t invoke, respond, value;
+	struct item *it;
+
+	rcu_read_lock();
+	invoke = hist_stamp_invoke();
+	it = lfq_dequeue_item(&value);
+	respond = hist_stamp_respond();
+	rcu_read_unlock();
+	op_take(w, invoke, respond, value);
+	return it;
+}
+
+static struct item *lfq_drain_one(bool *broken)
+{
+	uint64_t value;
+	struct item *it;
+
+	(void)broken;
+	rcu_read_lock();
+	it = lfq_dequeue_item(&value);
+	rcu_read_unlock();
+	return it;
+}
+
+static void lfq_freed_cb(struct rcu_head *head)
+{
+	struct item *it = caa_container_of(head, struct item, rcu);
+
+	/* Relaxed: read by a take that should not exist (see above). */
+	rcu_atomic_store(&it->freed, 1, memory_order_relaxed);
+}
+
+static void lfq_retire(struct item *it)
+{
+	/* A mutant may hand one item to two takers: its rcu_head would be
+	 * queued twice. */
+	if (test_mutant_ == MUTANT_none)
+		call_rcu(&it->rcu, lfq_freed_cb);
+}
+
+static const struct ds_ops lfq_ops = {
+	.name = "rculfqueue", .order = HQ_FIFO, .init = lfq_init, .fini = lfq_fini,
+	.put = lfq_put, .take = lfq_take, .drain_one = lfq_drain_one,
+	.retire = lfq_retire,
+};
+
+static const struct ds_ops *const structures[] = { &wfcq_ops, &wfs_ops, &lfs_ops, &lfq_ops };
 
 /* ---- rounds ------------------------------------------------------------------------ */
 
@@ -447,20 +722,30 @@ struct run {
 	bool clean;
 };
 
-/* A consumer puts back about half of what it took, with a new value. */
-static void maybe_put_back(struct worker *w, struct item *it)
+/* What a thread does with an item it took: in a churn round it puts it
+ * back (or, when the structure forbids reuse, retires it and puts a fresh
+ * one), otherwise it puts back about half; the rest are retired. Room for
+ * the rest of the round's takes is kept in the log (a mutant may hand out
+ * more than was put). */
+static void after_take(struct worker *w, struct item *it, bool churn)
 {
-	/* Relaxed: this thread's own count. Room for the rest of the round's
-	 * takes is kept (a mutant may hand out more than was put). */
+	const struct ds_ops *ds = w->run->ds;
+	/* Relaxed: this thread's own count. */
 	size_t used = rcu_atomic_load(&w->nr_ops, memory_order_relaxed);
+	bool again = used + ROUND_OPS < w->cap_ops && (churn || (test_rand(&w->seed) & 1));
 
-	if (used + ROUND_OPS < w->cap_ops && (test_rand(&w->seed) & 1)) {
-		w->run->ds->put(w, it);
-		w->recycled++;
+	if (!ds->reuse || !again) {
+		if (ds->retire != NULL)
+			ds->retire(it);
+		if (!again || !churn || w->nr_arena == w->cap_arena)
+			return;
+		it = &w->arena[w->nr_arena++];
 	}
+	ds->put(w, it);
+	w->recycled++;
 }
 
-static void consumer_step(struct worker *w)
+static void take_step(struct worker *w, bool churn)
 {
 	const struct ds_ops *ds = w->run->ds;
 
@@ -468,22 +753,36 @@ static void consumer_step(struct worker *w)
 		size_t n = ds->take_all(w);
 
 		for (size_t k = 0; k < n; k++)
-			maybe_put_back(w, w->taken[k]);
+			after_take(w, w->taken[k], churn);
 	} else {
 		struct item *it = ds->take(w);
 
 		if (it != NULL)
-			maybe_put_back(w, it);
+			after_take(w, it, churn);
 	}
 }
 
-static void run_round(struct worker *w)
+/*
+ * Odd rounds: the producers put ROUND_OPS items, the consumers take (and
+ * put back about half). Even rounds churn: every thread puts one item,
+ * then takes and puts back what it took, ROUND_OPS times, so that the
+ * structure holds at most four items and the same nodes come back to the
+ * top or the head while other calls may still hold them (an unlocked pop
+ * then sees its ABA, two unlocked dequeues meet).
+ */
+static void run_round(struct worker *w, long round)
 {
+	bool churn = round % 2 == 0;
+
+	if (churn)
+		w->run->ds->put(w, &w->arena[w->nr_arena++]);
 	for (int k = 0; k < ROUND_OPS; k++) {
-		if (w->producer)
+		if (!churn && w->producer)
 			w->run->ds->put(w, &w->arena[w->nr_arena++]);
 		else
-			consumer_step(w);
+			take_step(w, churn);
+		if (k % 16 == 15)
+			quiescent();
 	}
 }
 
@@ -506,7 +805,7 @@ static void *worker_main(void *arg)
 		if (r < 0)
 			break;
 		last = r;
-		run_round(w);
+		run_round(w, r);
 		/* Release: this thread's log and items are complete; pairs
 		 * with the acquire load in wait_round(). */
 		rcu_atomic_add(&run->done, 1, memory_order_release);
@@ -634,7 +933,13 @@ static bool check_round(struct run *run)
 		if (it == NULL)
 			break;
 		after[na++] = item_value(it);
+		if (run->ds->retire != NULL)
+			run->ds->retire(it);
 	}
+	/* The arenas are reset for the next round: every callback of this
+	 * one first (rculfqueue). */
+	if (run->ds->retire != NULL)
+		rcu_barrier();
 	run->drained += (long)na;
 	r = (struct hq_round){ .order = run->ds->order, .ops = ops, .nr_ops = n,
 			       .seq_vals = seq, .after = after, .nr_after = na };
@@ -675,12 +980,12 @@ static bool run_for(struct run *run, const struct ds_ops *ds, double seconds,
 		*w = (struct worker){ .run = run, .thread = (uint16_t)(t + 1),
 				      .producer = t < NR_PRODUCERS,
 				      .seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 7),
-				      .cap_ops = 4 * ROUND_OPS, .cap_seq = 8 * ROUND_OPS };
+				      .cap_ops = 4 * ROUND_OPS, .cap_seq = 8 * ROUND_OPS,
+				      .cap_arena = 2 * ROUND_OPS + 1 };
 		w->ops = hist_calloc(w->cap_ops, sizeof(*w->ops));
 		w->seq = hist_calloc(w->cap_seq, sizeof(*w->seq));
 		w->taken = hist_calloc(w->cap_seq, sizeof(*w->taken));
-		if (w->producer)
-			w->arena = hist_calloc(ROUND_OPS, sizeof(*w->arena));
+		w->arena = hist_calloc(w->cap_arena, sizeof(*w->arena));
 	}
 	ds->init();
 	for (int t = 0; t < NR_THREADS; t++)
@@ -756,6 +1061,8 @@ START_TEST(history_of_the_structure_is_linearizable)
 	ck_assert_int_gt(calls, 4 * ROUND_OPS);
 	ck_assert_uint_gt(run.verdict.values, 2 * ROUND_OPS);
 	ck_assert_uint_ge(run.verdict.searched_rounds, 1);
+	/* Relaxed: the threads are joined. */
+	ck_assert_int_eq(rcu_atomic_load(&lfq_read_after_free, memory_order_relaxed), 0);
 	if (structure->take_all != NULL) {
 		long take_alls = 0;
 
