@@ -58,7 +58,9 @@ static int test_mutant_ = MUTANT_none;
 
 #include <inttypes.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const mutant_names[NR_MUTANTS] = {
@@ -78,12 +80,16 @@ static const char *const mutant_names[NR_MUTANTS] = {
 /* Calls a thread makes in a round (consumers: takes; their puts back come
  * on top). */
 #define ROUND_OPS 256
+/* Steps a thread makes in a churn round (a take and a put back each):
+ * longer, so that threads are preempted inside their calls, not only
+ * between rounds. */
+#define CHURN_OPS 256
 /* A call that has not returned after this long is taken as never to
  * return. */
 #define STUCK_SECONDS_MUTANT 5.0
 #define STUCK_SECONDS 60.0
-/* A link a drain or a take-all's walk waits for, at most (a put in
- * flight has it on the way; a mutant may lose it). */
+/* A link a take-all's walk waits for, at most (a put in flight has it on
+ * the way; a mutant may lose it). */
 #define LINK_WAIT_SECONDS 5.0
 
 /* ---- the element ------------------------------------------------------------- */
@@ -332,23 +338,20 @@ static size_t wfcq_take_all(struct worker *w)
 	return n;
 }
 
+/* The drain runs after every put returned: no link is on the way, and
+ * one missing never comes. */
 static struct item *wfcq_drain_one(bool *broken)
 {
-	double deadline = 0;
+	struct cds_wfcq_node *n;
 
-	for (;;) {
-		struct cds_wfcq_node *n;
-
-		cds_wfcq_dequeue_lock(&wfcq_head, &wfcq_tail);
-		n = __cds_wfcq_dequeue_nonblocking(&wfcq_head, &wfcq_tail);
-		cds_wfcq_dequeue_unlock(&wfcq_head, &wfcq_tail);
-		if (n != CDS_WFCQ_WOULDBLOCK)
-			return n ? item_of_wfcq(n) : NULL;
-		if (!link_wait(&deadline)) {
-			*broken = true;
-			return NULL;
-		}
+	cds_wfcq_dequeue_lock(&wfcq_head, &wfcq_tail);
+	n = __cds_wfcq_dequeue_nonblocking(&wfcq_head, &wfcq_tail);
+	cds_wfcq_dequeue_unlock(&wfcq_head, &wfcq_tail);
+	if (n == CDS_WFCQ_WOULDBLOCK) {
+		*broken = true;
+		return NULL;
 	}
+	return n ? item_of_wfcq(n) : NULL;
 }
 
 static const struct ds_ops wfcq_ops = {
@@ -429,23 +432,19 @@ static size_t wfs_take_all(struct worker *w)
 	return n;
 }
 
+/* As wfcq_drain_one(). */
 static struct item *wfs_drain_one(bool *broken)
 {
-	double deadline = 0;
+	struct cds_wfs_node *n;
 
-	for (;;) {
-		struct cds_wfs_node *n;
-
-		cds_wfs_pop_lock(&wfs);
-		n = __cds_wfs_pop_nonblocking(&wfs);
-		cds_wfs_pop_unlock(&wfs);
-		if (n != CDS_WFS_WOULDBLOCK)
-			return n ? item_of_wfs(n) : NULL;
-		if (!link_wait(&deadline)) {
-			*broken = true;
-			return NULL;
-		}
+	cds_wfs_pop_lock(&wfs);
+	n = __cds_wfs_pop_nonblocking(&wfs);
+	cds_wfs_pop_unlock(&wfs);
+	if (n == CDS_WFS_WOULDBLOCK) {
+		*broken = true;
+		return NULL;
 	}
+	return n ? item_of_wfs(n) : NULL;
 }
 
 static const struct ds_ops wfs_ops = {
@@ -732,7 +731,7 @@ static void after_take(struct worker *w, struct item *it, bool churn)
 	const struct ds_ops *ds = w->run->ds;
 	/* Relaxed: this thread's own count. */
 	size_t used = rcu_atomic_load(&w->nr_ops, memory_order_relaxed);
-	bool again = used + ROUND_OPS < w->cap_ops && (churn || (test_rand(&w->seed) & 1));
+	bool again = used + CHURN_OPS < w->cap_ops && (churn || (test_rand(&w->seed) & 1));
 
 	if (!ds->reuse || !again) {
 		if (ds->retire != NULL)
@@ -765,7 +764,7 @@ static void take_step(struct worker *w, bool churn)
 /*
  * Odd rounds: the producers put ROUND_OPS items, the consumers take (and
  * put back about half). Even rounds churn: every thread puts one item,
- * then takes and puts back what it took, ROUND_OPS times, so that the
+ * then takes and puts back what it took, CHURN_OPS times, so that the
  * structure holds at most four items and the same nodes come back to the
  * top or the head while other calls may still hold them (an unlocked pop
  * then sees its ABA, two unlocked dequeues meet).
@@ -776,7 +775,7 @@ static void run_round(struct worker *w, long round)
 
 	if (churn)
 		w->run->ds->put(w, &w->arena[w->nr_arena++]);
-	for (int k = 0; k < ROUND_OPS; k++) {
+	for (int k = 0; k < (churn ? CHURN_OPS : ROUND_OPS); k++) {
 		if (!churn && w->producer)
 			w->run->ds->put(w, &w->arena[w->nr_arena++]);
 		else
@@ -786,11 +785,55 @@ static void run_round(struct worker *w, long round)
 	}
 }
 
+/*
+ * Stalls: a timer interrupts each worker every
+ * STALL_PERIOD_US and its handler sleeps STALL_US, as a preemption would
+ * stop the thread, at any instruction, calls included, and the CPU goes
+ * to another worker. On two CPUs (or one, when the machine is busy) a
+ * thread is otherwise almost never stopped between two steps of one call
+ * (say, between reading the top's next and its compare-and-swap) long
+ * enough for the others to take and put back: the ABA that an unlocked pop
+ * needs to go wrong. nanosleep() is async-signal-safe.
+ */
+#ifndef sigev_notify_thread_id	/* glibc before 2.36 names it only so */
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+#define STALL_PERIOD_US 200
+#define STALL_US 20
+
+static void stall_handler(int sig)
+{
+	struct timespec t = { .tv_nsec = STALL_US * 1000L };
+
+	(void)sig;
+	nanosleep(&t, NULL);
+}
+
+static bool stall_start(timer_t *timer)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGRTMIN + 1 };
+	struct itimerspec period = {
+		.it_interval = { .tv_nsec = STALL_PERIOD_US * 1000L },
+		.it_value = { .tv_nsec = STALL_PERIOD_US * 1000L },
+	};
+
+	ev.sigev_notify_thread_id = (pid_t)gettid();
+	if (timer_create(CLOCK_MONOTONIC, &ev, timer) != 0)
+		return false;
+	if (timer_settime(*timer, 0, &period, NULL) != 0) {
+		timer_delete(*timer);
+		return false;
+	}
+	return true;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct run *run = w->run;
 	long last = 0;
+	timer_t timer;
+	bool stalls = stall_start(&timer);
 
 	rcu_register_thread();
 	for (;;) {
@@ -810,6 +853,8 @@ static void *worker_main(void *arg)
 		 * with the acquire load in wait_round(). */
 		rcu_atomic_add(&run->done, 1, memory_order_release);
 	}
+	if (stalls)
+		timer_delete(timer);
 	rcu_unregister_thread();
 	return NULL;
 }
@@ -945,8 +990,8 @@ static bool check_round(struct run *run)
 			       .seq_vals = seq, .after = after, .nr_after = na };
 	clean = hq_check_round(&r, &run->verdict, stderr);
 	if (broken) {
-		fprintf(stderr, "history: %s: the drain waited %.0f s for a link that never came\n",
-			run->ds->name, LINK_WAIT_SECONDS);
+		fprintf(stderr, "history: %s: the drain found a link missing, though every put "
+			"had returned\n", run->ds->name);
 		run->verdict.violations++;
 		clean = false;
 	} else if (na == cap + 2) {
@@ -980,16 +1025,23 @@ static bool run_for(struct run *run, const struct ds_ops *ds, double seconds,
 		*w = (struct worker){ .run = run, .thread = (uint16_t)(t + 1),
 				      .producer = t < NR_PRODUCERS,
 				      .seed = 0x9e3779b97f4a7c15ULL * (uint64_t)(t + 7),
-				      .cap_ops = 4 * ROUND_OPS, .cap_seq = 8 * ROUND_OPS,
-				      .cap_arena = 2 * ROUND_OPS + 1 };
+				      .cap_ops = 4 * CHURN_OPS, .cap_seq = 8 * ROUND_OPS,
+				      .cap_arena = CHURN_OPS + ROUND_OPS + 1 };
 		w->ops = hist_calloc(w->cap_ops, sizeof(*w->ops));
 		w->seq = hist_calloc(w->cap_seq, sizeof(*w->seq));
 		w->taken = hist_calloc(w->cap_seq, sizeof(*w->taken));
 		w->arena = hist_calloc(w->cap_arena, sizeof(*w->arena));
 	}
+	{
+		struct sigaction sa = { .sa_handler = stall_handler, .sa_flags = SA_RESTART };
+
+		sigemptyset(&sa.sa_mask);
+		ck_assert_int_eq(sigaction(SIGRTMIN + 1, &sa, NULL), 0);
+	}
 	ds->init();
 	for (int t = 0; t < NR_THREADS; t++)
 		test_start(&threads[t], worker_main, &run->workers[t]);
+
 	do {
 		open_round(run, ++r);
 		if (!wait_round(run, r))
