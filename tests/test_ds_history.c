@@ -58,6 +58,7 @@ static int test_mutant_ = MUTANT_none;
 
 #include <inttypes.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <string.h>
 #include <time.h>
@@ -610,8 +611,13 @@ static void lfq_call_rcu_once(struct rcu_head *head, void (*func)(struct rcu_hea
 	call_rcu(head, lfq_pending_cb);
 }
 
+static void lfq_fault_handler(int sig);
+static bool lfq_off_chain(void);
+
 static void lfq_init(void)
 {
+	if (test_mutant_ == MUTANT_lfq_enqueue_lost)
+		signal(SIGSEGV, lfq_fault_handler);
 	if (test_mutant_ == MUTANT_lfq_dequeue_twice)
 		cds_lfq_init_rcu(&lfq, lfq_call_rcu_once);
 	else
@@ -620,9 +626,15 @@ static void lfq_init(void)
 
 static void lfq_fini(void)
 {
-	/* The drain emptied it; a mutant may leave it otherwise (and its
-	 * nodes are the test's: nothing to free then). */
-	if (cds_lfq_destroy_rcu(&lfq) != 0)
+	bool broken;
+
+	rcu_read_lock();
+	broken = lfq_off_chain();
+	rcu_read_unlock();
+	/* The drain emptied it; a mutant may leave it otherwise, or broken
+	 * (its head NULL: not even destroy can look at it). The nodes are
+	 * the test's: nothing to free then. */
+	if (broken || cds_lfq_destroy_rcu(&lfq) != 0)
 		ck_assert_msg(test_mutant_ != MUTANT_none, "the drained queue is not empty");
 	rcu_barrier();
 }
@@ -657,15 +669,69 @@ static struct item *lfq_dequeue_item(uint64_t *value)
 	return it;
 }
 
+/*
+ * Whether the queue is already broken so that a dequeue would crash: the
+ * lfq_enqueue_lost mutant can leave the tail off the chain; a dequeue of
+ * the last node then links its dummy there, finds no successor and sets
+ * the head to NULL, which the next dequeue dereferences. The drain, alone
+ * with the queue, looks first (a correct queue at rest has the last node
+ * as its tail), and so does each take in that mutant's run (racy there,
+ * but it makes the crash rare). Inside a read-side section.
+ */
+static bool lfq_off_chain(void)
+{
+	/* Acquire (all three): as the dequeue's own loads. */
+	struct cds_lfq_node_rcu *head = rcu_atomic_load(&lfq.head, memory_order_acquire);
+
+	if (head == NULL)
+		return true;
+	return !head->dummy && rcu_atomic_load(&head->next, memory_order_acquire) == NULL &&
+	       rcu_atomic_load(&lfq.tail, memory_order_acquire) != head;
+}
+
+/* The lfq_enqueue_lost run: a take that still finds the head NULL (the
+ * check above raced with the dequeue that broke the queue) faults on its
+ * first load, before it changed anything; the handler returns it here,
+ * and it counts as a take that did not happen. */
+static _Thread_local sigjmp_buf *lfq_fault_jump;
+
+static void lfq_fault_handler(int sig)
+{
+	if (lfq_fault_jump != NULL)
+		siglongjmp(*lfq_fault_jump, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 static struct item *lfq_take(struct worker *w)
 {
 	uint64_t invoke, respond, value;
 	struct item *it;
+	sigjmp_buf jump;
 
+	if (test_mutant_ == MUTANT_lfq_enqueue_lost) {
+		bool off;
+
+		rcu_read_lock();
+		off = lfq_off_chain();
+		rcu_read_unlock();
+		if (off) {
+			w->would_block++;
+			return NULL;
+		}
+		if (sigsetjmp(jump, 1) != 0) {
+			lfq_fault_jump = NULL;
+			rcu_read_unlock();
+			w->would_block++;
+			return NULL;
+		}
+		lfq_fault_jump = &jump;
+	}
 	rcu_read_lock();
 	invoke = hist_stamp_invoke();
 	it = lfq_dequeue_item(&value);
 	respond = hist_stamp_respond();
+	lfq_fault_jump = NULL;
 	rcu_read_unlock();
 	op_take(w, invoke, respond, value);
 	return it;
@@ -676,8 +742,12 @@ static struct item *lfq_drain_one(bool *broken)
 	uint64_t value;
 	struct item *it;
 
-	(void)broken;
 	rcu_read_lock();
+	if (lfq_off_chain()) {
+		rcu_read_unlock();
+		*broken = true;
+		return NULL;
+	}
 	it = lfq_dequeue_item(&value);
 	rcu_read_unlock();
 	return it;
@@ -990,8 +1060,9 @@ static bool check_round(struct run *run)
 			       .seq_vals = seq, .after = after, .nr_after = na };
 	clean = hq_check_round(&r, &run->verdict, stderr);
 	if (broken) {
-		fprintf(stderr, "history: %s: the drain found a link missing, though every put "
-			"had returned\n", run->ds->name);
+		fprintf(stderr, "history: %s: the drain found the structure broken (a link "
+			"missing though every put had returned, or a tail off the chain)\n",
+			run->ds->name);
 		run->verdict.violations++;
 		clean = false;
 	} else if (na == cap + 2) {
