@@ -6,17 +6,24 @@
  * mutants of the rcuds headers, each of which the checker must report.
  *
  * A round: the main thread opens it, the four threads start together and
- * make ROUND_OPS calls each (producers put; consumers take, now and then
- * take everything, and put back half of the nodes they took with a new
- * value, so that nodes are reused while other calls may still hold them,
- * which is what exposes an ABA), then the main thread drains the
- * structure alone, checks the round and frees nothing: each thread's nodes
- * come from its own arena, reset once the round is drained. Values are
- * (thread << 40) | sequence, unique in the process.
+ * make their calls, then the main thread drains the structure alone and
+ * checks the round. Odd rounds produce and consume: the producers put
+ * ROUND_OPS items, the consumers take (now and then everything at once)
+ * and put back about half of what they took, with a new value. Even rounds
+ * churn: each thread puts one item, then takes and puts back, CHURN_OPS
+ * times, so that the same few nodes come back to the top or the head while
+ * other calls may still hold them (an ABA's chance). Every worker is
+ * stalled 20 us every 200 us by a timer signal, as a preemption would stop
+ * it, inside its calls too. Nothing is freed during a round: each thread's
+ * items come from its own arena, reset once the round is drained (for
+ * rculfqueue after rcu_barrier(): its taken items go through call_rcu).
+ * Values are (thread << 40) | sequence, unique in the process.
  *
  * Structures (--structure NAME): wfcqueue (enqueue; dequeue blocking under
  * the queue's mutex, or nonblocking under cds_wfcq_dequeue_lock(); splice
- * into a local queue), wfstack (push; pop blocking or nonblocking; pop_all).
+ * into a local queue), wfstack (push; pop blocking or nonblocking under
+ * the pop mutex; pop_all), lfstack (push; pop under the mutex, both forms;
+ * pop_all), rculfqueue (enqueue and dequeue inside read-side sections).
  *
  * A call that never returns (a mutant can leave a link that never comes,
  * and a blocking take waits for it for ever) leaves the round stuck: after
@@ -87,11 +94,13 @@ static const char *const mutant_names[NR_MUTANTS] = {
 #define CHURN_OPS 256
 /* A call that has not returned after this long is taken as never to
  * return. */
-#define STUCK_SECONDS_MUTANT 5.0
+#define STUCK_SECONDS_MUTANT 10.0
 #define STUCK_SECONDS 60.0
 /* A link a take-all's walk waits for, at most (a put in flight has it on
- * the way; a mutant may lose it). */
+ * the way; a mutant may lose it: then less, so that a round with a few such
+ * walks stays under STUCK_SECONDS_MUTANT). */
 #define LINK_WAIT_SECONDS 5.0
+#define LINK_WAIT_SECONDS_MUTANT 0.5
 
 /* ---- the element ------------------------------------------------------------- */
 
@@ -223,7 +232,7 @@ static void op_take(struct worker *w, uint64_t invoke, uint64_t respond, uint64_
 static bool link_wait(double *deadline)
 {
 	if (*deadline == 0)
-		*deadline = test_now() + LINK_WAIT_SECONDS;
+		*deadline = test_now() + (test_mutant_ ? LINK_WAIT_SECONDS_MUTANT : LINK_WAIT_SECONDS);
 	if (test_now() > *deadline)
 		return false;
 	sched_yield();
