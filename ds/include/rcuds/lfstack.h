@@ -187,6 +187,7 @@ static inline bool cds_lfs_push(cds_lfs_stack_ptr_t u_s, struct cds_lfs_node *no
 		/* Relaxed: the mutant's stores. */
 		rcu_atomic_store(&node->next, (struct cds_lfs_node *)(void *)head,
 				 memory_order_relaxed);
+		rcu_cpu_relax();	/* widens the window */
 		rcu_atomic_store(&s->head, new_head, memory_order_relaxed);
 		return head != NULL;
 	}
@@ -236,6 +237,7 @@ static inline struct cds_lfs_node *__cds_lfs_pop(cds_lfs_stack_ptr_t u_s)
 		if (RCUDS_MUTANT_(lfs_pop_twice)) {
 			/* Broken on purpose: two pops may take the same
 			 * node, and a push between is lost. */
+			rcu_cpu_relax();	/* widens the window */
 			/* Relaxed: the mutant's store. */
 			rcu_atomic_store(&s->head, next, memory_order_relaxed);
 			return &head->node;

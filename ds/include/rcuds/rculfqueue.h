@@ -181,6 +181,7 @@ static inline void cds_lfq_enqueue_rcu(struct cds_lfq_queue_rcu *q,
 		 * enqueue (the mutant's own). */
 		struct cds_lfq_node_rcu *tail = rcu_atomic_load(&q->tail, memory_order_acquire);
 
+		rcu_cpu_relax();	/* widens the window */
 		/* Release (both stores): publish the node, as the CAS in
 		 * the correct path does; pairs with the acquire loads in
 		 * cds_lfq_dequeue_rcu(). */
@@ -257,6 +258,7 @@ static inline struct cds_lfq_node_rcu *cds_lfq_dequeue_rcu(struct cds_lfq_queue_
 		if (RCUDS_MUTANT_(lfq_dequeue_twice)) {
 			/* Broken on purpose: two dequeuers may both take
 			 * head. */
+			rcu_cpu_relax();	/* widens the window */
 			/* Release: as the CAS below; pairs with the acquire
 			 * load of the head above. */
 			rcu_atomic_store(&q->head, next, memory_order_release);
@@ -272,7 +274,10 @@ static inline struct cds_lfq_node_rcu *cds_lfq_dequeue_rcu(struct cds_lfq_queue_
 		if (head->dummy) {
 			struct rcuds_lfq_dummy_ *d = rcuds_lfq_dummy_of_(head);
 
-			d->q->queue_call_rcu(&d->head, rcuds_lfq_free_dummy_cb_);
+			/* The mutant may take a dummy twice: it leaks them
+			 * rather than queue one rcu_head twice. */
+			if (!RCUDS_MUTANT_(lfq_dequeue_twice))
+				d->q->queue_call_rcu(&d->head, rcuds_lfq_free_dummy_cb_);
 			continue;
 		}
 		return head;

@@ -292,6 +292,7 @@ static inline bool rcuds_wfcq_append_(cds_wfcq_head_ptr_t head,
 		 * and one chain is lost. */
 		/* Relaxed: the mutant's load and store. */
 		old_tail = rcu_atomic_load(&tail->p, memory_order_relaxed);
+		rcu_cpu_relax();	/* widens the window, so short runs hit it */
 		rcu_atomic_store(&tail->p, last, memory_order_relaxed);
 	} else {
 		rcuds_full_barrier_before_rmw_();
@@ -442,6 +443,8 @@ static inline struct cds_wfcq_node *rcuds_wfcq_dequeue_(cds_wfcq_head_ptr_t head
 	node = rcuds_wfcq_first_(head, tail, blocking);
 	if (node == NULL || node == CDS_WFCQ_WOULDBLOCK)
 		return node;
+	if (RCUDS_MUTANT_(wfcq_dequeue_unlocked))
+		rcu_cpu_relax();	/* widens the unlocked dequeues' window */
 	/* Acquire: pairs with the release store of the link in
 	 * rcuds_wfcq_append_(). */
 	next = rcu_atomic_load(&node->next, memory_order_acquire);

@@ -201,6 +201,7 @@ static inline int cds_wfs_push(cds_wfs_stack_ptr_t u_stack, struct cds_wfs_node 
 		 * one node is lost. */
 		/* Relaxed: the mutant's load and store. */
 		old_head = rcu_atomic_load(&s->head, memory_order_relaxed);
+		rcu_cpu_relax();	/* widens the window, so short runs hit it */
 		rcu_atomic_store(&s->head, new_head, memory_order_relaxed);
 	} else {
 		rcuds_full_barrier_before_rmw_();
@@ -254,6 +255,8 @@ static inline struct cds_wfs_node *rcuds_wfs_pop_(cds_wfs_stack_ptr_t u_stack, i
 		next = rcuds_wfs_wait_next_(&head->node, blocking);
 		if (next == CDS_WFS_WOULDBLOCK)
 			return CDS_WFS_WOULDBLOCK;
+		if (RCUDS_MUTANT_(wfs_pop_unlocked))
+			rcu_cpu_relax();	/* widens the unlocked pops' ABA window */
 		/* Release on success: a pop that reads the new head from us
 		 * (pops under RCU run together) sees the node below as we
 		 * did; pairs with the acquire load of the head above.
