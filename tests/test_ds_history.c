@@ -1128,7 +1128,11 @@ static bool run_for(struct run *run, const struct ds_ops *ds, double seconds,
 			check_stuck_round(run);
 		run->clean &= check_round(run);
 		run->rounds++;
-	} while ((run->clean || !stop_at_violation) && (r < 2 || test_now() < end));
+	} while ((run->clean || !stop_at_violation) &&
+		 (r < 2 || test_now() < end ||
+		  /* A slow run (an emulator) whose rounds were all left to the
+		   * rules goes on, bounded, until the search settled one. */
+		  (run->verdict.searched_rounds == 0 && test_now() < end + 9 * seconds + 30)));
 	/* Release: pairs with the acquire load in worker_main(). */
 	rcu_atomic_store(&run->round, -1, memory_order_release);
 	for (int t = 0; t < NR_THREADS; t++)
