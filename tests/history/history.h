@@ -4,7 +4,8 @@
  * a test thread records of each call (record.c), the rounds that bound a
  * history in memory, and the checker that judges a round's history
  * (linearize.c: each key against the sequential model; walks.c: the
- * iteration rule). docs/verification.md says what is covered.
+ * iteration rule). docs/verification.md says what is covered. The queues
+ * and stacks have their own checker: queue.h.
  *
  * Time: CLOCK_MONOTONIC in nanoseconds, read between two full fences
  * (record.c, hist_clock(), says why this orders events across CPUs). An

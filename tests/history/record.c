@@ -61,22 +61,22 @@ static uint64_t clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t stamp_invoke(void)
+uint64_t hist_stamp_invoke(void)
 {
 	uint64_t t = clock_ns();
 
 	/* Full fence: the call's accesses stay after its invocation stamp;
-	 * pairs with the fence before every response stamp (stamp_respond()),
+	 * pairs with the fence before every response stamp (hist_stamp_respond()),
 	 * so that a call that responded before this stamp was read ordered
 	 * its effects before it (see the top of this file). */
 	rcu_fence(memory_order_seq_cst);
 	return t;
 }
 
-static uint64_t stamp_respond(void)
+uint64_t hist_stamp_respond(void)
 {
 	/* Full fence: the call's accesses stay before its response stamp;
-	 * pairs with the fence after every invocation stamp (stamp_invoke()). */
+	 * pairs with the fence after every invocation stamp (hist_stamp_invoke()). */
 	rcu_fence(memory_order_seq_cst);
 	return clock_ns();
 }
@@ -94,13 +94,13 @@ static struct hist_op *op_begin(struct hist_log *log, enum hist_kind kind, uint6
 	}
 	op = &log->ops[log->nr_ops];
 	*op = (struct hist_op){ .kind = (uint16_t)kind, .key = key, .thread = log->thread };
-	op->invoke = stamp_invoke();
+	op->invoke = hist_stamp_invoke();
 	return op;
 }
 
 static void op_end(struct hist_log *log, struct hist_op *op)
 {
-	op->respond = stamp_respond();
+	op->respond = hist_stamp_respond();
 	log->nr_ops++;
 	log->total_ops++;
 }

@@ -97,6 +97,13 @@ bool hist_continue(struct hist_log *log);
 /* A node for log's thread (owns_nodes runs). */
 struct test_node *hist_node_new(struct hist_log *log, uint64_t key);
 
+/* The clock of the recorded calls (record.c says why it orders calls
+ * across CPUs): a call's invocation stamp, taken before it, and its
+ * response stamp, taken after it; also for histories of other structures
+ * (tests/test_ds_history.c). */
+uint64_t hist_stamp_invoke(void);
+uint64_t hist_stamp_respond(void);
+
 /* The recorded calls: each makes the cds_lfht call it names on the run's
  * table, inside the caller's read-side section, and logs it. */
 void hist_add(struct hist_log *log, struct test_node *tn);
