@@ -113,70 +113,10 @@ START_TEST(pop_lock_excludes_the_locked_pop)
 END_TEST
 
 /* Pushers against poppers. */
-enum pop_mode { LOCKED_POP, POP_ALL };
-
-static void put(struct ds_pc *pc, void *elem, unsigned producer, unsigned seq)
-{
-	struct elem *e = (struct elem *)elem;
-
-	e->producer = producer;
-	e->seq = seq;
-	cds_lfs_node_init(&e->node);
-	cds_lfs_push((struct cds_lfs_stack *)pc->q, &e->node);
-}
-
-static bool take(struct ds_pc_consumer *c)
-{
-	struct cds_lfs_stack *s = (struct cds_lfs_stack *)c->pc->q;
-	struct cds_lfs_node *n, *next;
-	struct cds_lfs_head *all;
-
-	if (c->pc->mode == LOCKED_POP) {
-		n = cds_lfs_pop_blocking(s);
-		if (n == NULL)
-			return false;
-		ds_pc_took(c, ELEM(n)->producer, ELEM(n)->seq);
-		return true;
-	}
-	/* In one chain, each producer's nodes come newest first. */
-	all = __cds_lfs_pop_all(s);
-	if (all == NULL)
-		return false;
-	ds_pc_batch_begin(c);
-	cds_lfs_for_each_safe(all, n, next)
-		ds_pc_took_newest_first(c, ELEM(n)->producer, ELEM(n)->seq);
-	return true;
-}
-
-static const struct ds_pc_ops stack_ops = {
-	.elem_size = sizeof(struct elem),
-	.put = put,
-	.take = take,
-};
-
-static void run_pushers_poppers(enum pop_mode mode, unsigned producers, unsigned consumers)
-{
-	struct cds_lfs_stack s;
-	struct ds_pc pc = { .ops = &stack_ops, .q = &s, .mode = mode };
-
-	cds_lfs_init(&s);
-	ds_pc_run(&pc, producers, consumers, ds_test_per_producer());
-	ck_assert(cds_lfs_empty(&s));
-	ds_pc_free(&pc);
-	cds_lfs_destroy(&s);
-}
-
-START_TEST(pushers_and_locked_poppers_take_each_node_once)
-{
-	run_pushers_poppers(LOCKED_POP, 4, 3);
-}
-END_TEST
-
-START_TEST(pushers_and_pop_all_take_each_node_once_newest_first)
-{
-	run_pushers_poppers(POP_ALL, 3, 2);
-}
-END_TEST
+#define STACK_(x) cds_lfs_##x
+#define STACK_POP_ALL __cds_lfs_pop_all
+#define STACK_FOR_EACH_SAFE cds_lfs_for_each_safe
+#include "stack_test.h"
 
 DS_MAIN("lfstack",
 	DS_CASE(new_stack_is_empty_and_pops_give_null, 30),

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ds/tests/test_rculfqueue.c - the RCU lock-free queue, once per flavour
- * (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB, through ds_test.h): FIFO order across the dummy nodes,
- * destroy of a non-empty queue (-EPERM, queue kept), dummies freed
- * through the call_rcu given at init, node reuse after a grace period, and
- * producers against consumers in read-side sections with every node taken
- * exactly once and each producer's nodes in order.
+ * (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB; ds_test.h picks it): FIFO order
+ * across the dummy nodes, destroy of a non-empty queue (-EPERM, queue
+ * kept), dummies freed through the call_rcu given at init, node reuse
+ * after a grace period, and producers against consumers in read-side
+ * sections with every node taken exactly once and each producer's nodes
+ * in order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
