@@ -3,7 +3,8 @@
  * ds/tests/ds_test.h - what the rcuds tests share: the flavour picked at
  * build time for the RCU tests (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB; none
  * for the flavour-free ones), a stress deadline, failure notes from worker
- * threads and the Check runner.
+ * threads, and main: DS_MAIN builds the suite from a list of DS_CASEs and
+ * runs it.
  *
  * Worker threads never call ck_assert (with CK_FORK=no it would longjmp
  * into the main thread's stack): they note failures with DS_CHECK and the
@@ -15,28 +16,34 @@
 #define DS_TEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+/* reader_quiescent: a reader's quiescent state between its sections;
+ * reader_offline/_online: around a registered thread's long wait (a join,
+ * synchronize_rcu, rcu_barrier). Only QSBR needs them; the others: no-ops. */
 #if defined(TEST_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
 #define TEST_FLAVOUR_NAME "qsbr"
-/* A QSBR reader announces quiescent states between its sections. */
 static inline void reader_quiescent(void) { rcu_quiescent_state(); }
-#elif defined(TEST_FLAVOUR_MEMB)
+static inline void reader_offline(void) { rcu_thread_offline(); }
+static inline void reader_online(void) { rcu_thread_online(); }
+#elif defined(TEST_FLAVOUR_MEMB) || defined(TEST_FLAVOUR_BP) || defined(TEST_FLAVOUR_MB)
+#if defined(TEST_FLAVOUR_MEMB)
 #include <rcu/memb.h>
 #define TEST_FLAVOUR_NAME "memb"
-static inline void reader_quiescent(void) { }
 #elif defined(TEST_FLAVOUR_BP)
 #include <rcu/bp.h>
 #define TEST_FLAVOUR_NAME "bp"
-static inline void reader_quiescent(void) { }
-#elif defined(TEST_FLAVOUR_MB)
-/* The mb flavour (issue 26), once the 'flavours' option offers it. */
+#else
 #include <rcu/mb.h>
 #define TEST_FLAVOUR_NAME "mb"
+#endif
 static inline void reader_quiescent(void) { }
+static inline void reader_offline(void) { }
+static inline void reader_online(void) { }
 #else
 #define TEST_FLAVOUR_NAME "none"
 #endif
@@ -80,25 +87,45 @@ static inline double ds_stress_seconds(void)
 	return getenv("RCUDS_TEST_EMULATED") ? 0.2 : 0.5;
 }
 
-/* Runs the suite built by make_suite; the exit status of main. */
-static inline int ds_run(Suite *(*make_suite)(void))
+/* One test of a suite: its name, the test, its timeout in seconds. */
+struct ds_case {
+	const char *name;
+	const TTest *test;
+	double timeout;
+};
+
+#define DS_CASE(fn, timeout) { #fn, fn, (timeout) }
+
+/* Runs suite `name`, each case in a test case of its own; the exit status
+ * of main. */
+static inline int ds_run_cases(const char *name, const struct ds_case *cases, size_t n)
 {
-	SRunner *sr = srunner_create(make_suite());
+	Suite *s = suite_create(name);
+	SRunner *sr;
 	int failed;
 
+	for (size_t i = 0; i < n; i++) {
+		TCase *tc = tcase_create(cases[i].name);
+
+		tcase_add_test(tc, cases[i].test);
+		tcase_set_timeout(tc, cases[i].timeout);
+		suite_add_tcase(s, tc);
+	}
+	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-/* Adds a test case holding one test, with a timeout in seconds. */
-#define DS_ADD(suite, fn, timeout)					\
-	do {								\
-		TCase *tc_ = tcase_create(#fn);				\
-		tcase_add_test(tc_, fn);				\
-		tcase_set_timeout(tc_, (timeout));			\
-		suite_add_tcase((suite), tc_);				\
-	} while (0)
+/* The test source's main: DS_MAIN("suite", DS_CASE(test, seconds), ...). */
+#define DS_MAIN(name, ...)						\
+	int main(void)							\
+	{								\
+		const struct ds_case cases_[] = { __VA_ARGS__ };	\
+									\
+		return ds_run_cases((name), cases_,			\
+				    sizeof(cases_) / sizeof(cases_[0])); \
+	}
 
 #endif /* DS_TEST_H */

@@ -133,18 +133,8 @@ START_TEST(futex_wakes_a_sleeping_thread_every_round)
 }
 END_TEST
 
-static Suite *futex_suite(void)
-{
-	Suite *s = suite_create("rcuds-futex");
-
-	DS_ADD(s, futex_wait_on_another_value_returns_eagain, 10);
-	DS_ADD(s, futex_wake_without_waiters_wakes_none, 10);
-	DS_ADD(s, futex_wait_times_out, 10);
-	DS_ADD(s, futex_wakes_a_sleeping_thread_every_round, 60);
-	return s;
-}
-
-int main(void)
-{
-	return ds_run(futex_suite);
-}
+DS_MAIN("rcuds-futex",
+	DS_CASE(futex_wait_on_another_value_returns_eagain, 10),
+	DS_CASE(futex_wake_without_waiters_wakes_none, 10),
+	DS_CASE(futex_wait_times_out, 10),
+	DS_CASE(futex_wakes_a_sleeping_thread_every_round, 60))

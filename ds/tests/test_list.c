@@ -299,21 +299,11 @@ START_TEST(hlist_iterators_visit_in_order_and_safe_ones_allow_removal)
 }
 END_TEST
 
-static Suite *list_suite(void)
-{
-	Suite *s = suite_create("rcuds-list");
-
-	DS_ADD(s, list_head_starts_empty_and_add_puts_in_front, 10);
-	DS_ADD(s, list_add_tail_appends_and_del_unlinks, 10);
-	DS_ADD(s, list_move_replace_and_replace_init_keep_the_order, 10);
-	DS_ADD(s, list_splice_moves_all_to_the_front_in_order, 10);
-	DS_ADD(s, list_iterators_visit_in_order_and_safe_ones_allow_removal, 10);
-	DS_ADD(s, hlist_add_head_and_del_first_middle_last, 10);
-	DS_ADD(s, hlist_iterators_visit_in_order_and_safe_ones_allow_removal, 10);
-	return s;
-}
-
-int main(void)
-{
-	return ds_run(list_suite);
-}
+DS_MAIN("rcuds-list",
+	DS_CASE(list_head_starts_empty_and_add_puts_in_front, 10),
+	DS_CASE(list_add_tail_appends_and_del_unlinks, 10),
+	DS_CASE(list_move_replace_and_replace_init_keep_the_order, 10),
+	DS_CASE(list_splice_moves_all_to_the_front_in_order, 10),
+	DS_CASE(list_iterators_visit_in_order_and_safe_ones_allow_removal, 10),
+	DS_CASE(hlist_add_head_and_del_first_middle_last, 10),
+	DS_CASE(hlist_iterators_visit_in_order_and_safe_ones_allow_removal, 10))

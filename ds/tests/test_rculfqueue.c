@@ -1,43 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ds/tests/test_rculfqueue.c - the RCU lock-free queue, once per flavour
- * (-DTEST_FLAVOUR_QSBR, _MEMB or _BP): FIFO order across the dummy nodes,
- * destroy of a non-empty queue (-EPERM, queue kept), dummies freed
- * through the call_rcu given at init, node reuse after a grace period, and
- * producers against consumers in read-side sections with every node taken
- * exactly once and each producer's nodes in order.
+ * (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB; ds_test.h picks it): FIFO order
+ * across the dummy nodes, destroy of a non-empty queue (-EPERM, queue
+ * kept), dummies freed through the call_rcu given at init, node reuse
+ * after a grace period, and producers against consumers in read-side
+ * sections with every node taken exactly once and each producer's nodes
+ * in order.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 
-#if defined(TEST_FLAVOUR_QSBR)
-#include <rcu/qsbr.h>
-static void quiescent(void) { rcu_quiescent_state(); }
-static void test_offline(void) { rcu_thread_offline(); }
-static void test_online(void) { rcu_thread_online(); }
-#elif defined(TEST_FLAVOUR_MEMB)
-#include <rcu/memb.h>
-static void quiescent(void) { }
-static void test_offline(void) { }
-static void test_online(void) { }
-#elif defined(TEST_FLAVOUR_BP)
-#include <rcu/bp.h>
-static void quiescent(void) { }
-static void test_offline(void) { }
-static void test_online(void) { }
-#elif defined(TEST_FLAVOUR_MB)
-#include <rcu/mb.h>
-static void quiescent(void) { }
-static void test_offline(void) { }
-static void test_online(void) { }
-#else
+#include "queue_test.h"
+
+#if !defined(TEST_FLAVOUR_QSBR) && !defined(TEST_FLAVOUR_MEMB) && \
+	!defined(TEST_FLAVOUR_BP) && !defined(TEST_FLAVOUR_MB)
 #error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB, -DTEST_FLAVOUR_BP or -DTEST_FLAVOUR_MB"
 #endif
 
 #include <rcuds/rculfqueue.h>
-
-#include "queue_test.h"
 
 struct elem {
 	struct cds_lfq_node_rcu node;
@@ -111,9 +92,9 @@ START_TEST(dequeue_is_fifo_across_dummy_nodes_and_nodes_reuse_after_grace_period
 		for (unsigned i = 4; i < 16; i++)
 			ck_assert_uint_eq(ELEM(dequeue(&q))->seq, i);
 		ck_assert_ptr_null(dequeue(&q));
-		test_offline();
+		reader_offline();
 		synchronize_rcu();
-		test_online();
+		reader_online();
 	}
 	ck_assert_int_eq(cds_lfq_destroy_rcu(&q), 0);
 	rcu_unregister_thread();
@@ -161,125 +142,80 @@ START_TEST(dequeued_dummies_are_freed_through_the_given_call_rcu)
 	 * last one's (still the head). */
 	ck_assert_uint_eq(__atomic_load_n(&call_rcu_calls, __ATOMIC_RELAXED), 8);
 	ck_assert_int_eq(cds_lfq_destroy_rcu(&q), 0);
-	test_offline();
+	reader_offline();
 	rcu_barrier();
-	test_online();
+	reader_online();
 	rcu_unregister_thread();
 }
 END_TEST
 
-struct shared {
-	struct cds_lfq_queue_rcu q;
-	unsigned producers, per_producer;
-	unsigned total_taken;	/* atomic */
-	struct ds_seen seen;
-};
-
-struct producer_arg {
-	struct shared *sh;
-	unsigned id;
-	struct elem *elems;
-};
-
-static void *producer(void *arg)
+/* Producers against consumers, each in read-side sections. */
+static void put(struct ds_pc *pc, void *elem, unsigned producer, unsigned seq)
 {
-	struct producer_arg *p = (struct producer_arg *)arg;
+	struct elem *e = (struct elem *)elem;
 
-	rcu_register_thread();
-	for (unsigned i = 0; i < p->sh->per_producer; i++) {
-		p->elems[i].producer = p->id;
-		p->elems[i].seq = i;
-		cds_lfq_node_init_rcu(&p->elems[i].node);
-		enqueue(&p->sh->q, &p->elems[i].node);
-		quiescent();
-	}
-	rcu_unregister_thread();
-	return NULL;
+	e->producer = producer;
+	e->seq = seq;
+	cds_lfq_node_init_rcu(&e->node);
+	enqueue((struct cds_lfq_queue_rcu *)pc->q, &e->node);
+	reader_quiescent();
 }
 
-static void *consumer(void *arg)
+/* Each taken node after the same producer's earlier ones. */
+static bool take(struct ds_pc_consumer *c)
 {
-	struct shared *sh = (struct shared *)arg;
-	unsigned total = sh->producers * sh->per_producer;
-	unsigned last_seq[DS_TEST_MAX_PRODUCERS];
+	struct cds_lfq_node_rcu *n = dequeue((struct cds_lfq_queue_rcu *)c->pc->q);
 
-	for (unsigned i = 0; i < DS_TEST_MAX_PRODUCERS; i++)
-		last_seq[i] = UINT32_MAX;
-	rcu_register_thread();
-	while (__atomic_load_n(&sh->total_taken, __ATOMIC_RELAXED) < total) {
-		struct cds_lfq_node_rcu *n = dequeue(&sh->q);
-
-		quiescent();
-		if (n == NULL) {
-			sched_yield();
-			continue;
-		}
-		struct elem *e = ELEM(n);
-
-		ck_assert_uint_lt(e->producer, sh->producers);
-		ck_assert_msg(last_seq[e->producer] == UINT32_MAX ||
-			      e->seq > last_seq[e->producer],
-			      "producer %u: %u after %u", e->producer, e->seq,
-			      last_seq[e->producer]);
-		last_seq[e->producer] = e->seq;
-		ds_seen_mark(&sh->seen, e->producer, e->seq);
-		__atomic_fetch_add(&sh->total_taken, 1, __ATOMIC_RELAXED);
-	}
-	rcu_unregister_thread();
-	return NULL;
+	reader_quiescent();
+	if (n == NULL)
+		return false;
+	ds_pc_took_fifo(c, ELEM(n)->producer, ELEM(n)->seq);
+	return true;
 }
+
+static void register_thread(void)
+{
+	rcu_register_thread();
+}
+
+static void unregister_thread(void)
+{
+	rcu_unregister_thread();
+}
+
+static const struct ds_pc_ops queue_ops = {
+	.elem_size = sizeof(struct elem),
+	.put = put,
+	.take = take,
+	.thread_begin = register_thread,
+	.thread_end = unregister_thread,
+	.join_begin = reader_offline,
+	.join_end = reader_online,
+};
 
 START_TEST(producers_and_consumers_take_each_node_once_in_producer_order)
 {
-	struct shared sh;
-	struct producer_arg pa[DS_TEST_MAX_PRODUCERS];
-	pthread_t pt[DS_TEST_MAX_PRODUCERS], ct[DS_TEST_MAX_PRODUCERS];
-	unsigned producers = 3, consumers = 3;
+	struct cds_lfq_queue_rcu q;
+	struct ds_pc pc = { .ops = &queue_ops, .q = &q };
 
 	rcu_register_thread();
-	cds_lfq_init_rcu(&sh.q, call_rcu);
-	sh.producers = producers;
-	sh.per_producer = ds_test_per_producer() / 2;
-	sh.total_taken = 0;
-	ds_seen_init(&sh.seen, producers, sh.per_producer);
-	for (unsigned i = 0; i < consumers; i++)
-		ds_spawn(&ct[i], consumer, &sh);
-	for (unsigned i = 0; i < producers; i++) {
-		pa[i].sh = &sh;
-		pa[i].id = i;
-		pa[i].elems = (struct elem *)calloc(sh.per_producer, sizeof(struct elem));
-		ck_assert_ptr_nonnull(pa[i].elems);
-		ds_spawn(&pt[i], producer, &pa[i]);
-	}
-	test_offline();
-	for (unsigned i = 0; i < producers; i++)
-		ds_join(pt[i]);
-	for (unsigned i = 0; i < consumers; i++)
-		ds_join(ct[i]);
-	test_online();
-	ck_assert_uint_eq(sh.total_taken, producers * sh.per_producer);
-	ck_assert_ptr_null(dequeue(&sh.q));
-	ds_seen_check_once(&sh.seen);
-	ck_assert_int_eq(cds_lfq_destroy_rcu(&sh.q), 0);
+	cds_lfq_init_rcu(&q, call_rcu);
+	ds_pc_run(&pc, 3, 3, ds_test_per_producer() / 2);
+	ck_assert_ptr_null(dequeue(&q));
+	ck_assert_int_eq(cds_lfq_destroy_rcu(&q), 0);
 	/* Other threads may have read the nodes until a grace period. */
-	test_offline();
+	reader_offline();
 	synchronize_rcu();
 	rcu_barrier();
-	test_online();
-	for (unsigned i = 0; i < producers; i++)
-		free(pa[i].elems);
+	reader_online();
+	ds_pc_free(&pc);
 	rcu_unregister_thread();
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("rculfqueue");
-
-	DS_TEST_ADD(s, new_queue_dequeues_null_and_destroys_with_zero, 30);
-	DS_TEST_ADD(s, dequeue_is_fifo_across_dummy_nodes_and_nodes_reuse_after_grace_period, 30);
-	DS_TEST_ADD(s, destroy_of_non_empty_queue_returns_eperm_and_keeps_the_queue, 30);
-	DS_TEST_ADD(s, dequeued_dummies_are_freed_through_the_given_call_rcu, 30);
-	DS_TEST_ADD(s, producers_and_consumers_take_each_node_once_in_producer_order, 120);
-	return ds_test_main(s);
-}
+DS_MAIN("rculfqueue",
+	DS_CASE(new_queue_dequeues_null_and_destroys_with_zero, 30),
+	DS_CASE(dequeue_is_fifo_across_dummy_nodes_and_nodes_reuse_after_grace_period, 30),
+	DS_CASE(destroy_of_non_empty_queue_returns_eperm_and_keeps_the_queue, 30),
+	DS_CASE(dequeued_dummies_are_freed_through_the_given_call_rcu, 30),
+	DS_CASE(producers_and_consumers_take_each_node_once_in_producer_order, 120))

@@ -384,18 +384,8 @@ START_TEST(rcuhlist_readers_see_every_fixed_element_once_while_writer_adds_dels)
 }
 END_TEST
 
-static Suite *rculist_suite(void)
-{
-	Suite *s = suite_create("rcuds-rculist-" TEST_FLAVOUR_NAME);
-
-	DS_ADD(s, rculist_updates_leave_consistent_links, 10);
-	DS_ADD(s, rcuhlist_updates_leave_consistent_links, 10);
-	DS_ADD(s, rculist_readers_see_every_fixed_element_once_while_writer_replaces_adds_dels, 60);
-	DS_ADD(s, rcuhlist_readers_see_every_fixed_element_once_while_writer_adds_dels, 60);
-	return s;
-}
-
-int main(void)
-{
-	return ds_run(rculist_suite);
-}
+DS_MAIN("rcuds-rculist-" TEST_FLAVOUR_NAME,
+	DS_CASE(rculist_updates_leave_consistent_links, 10),
+	DS_CASE(rcuhlist_updates_leave_consistent_links, 10),
+	DS_CASE(rculist_readers_see_every_fixed_element_once_while_writer_replaces_adds_dels, 60),
+	DS_CASE(rcuhlist_readers_see_every_fixed_element_once_while_writer_adds_dels, 60))

@@ -275,19 +275,9 @@ START_TEST(ref_get_unless_zero_never_succeeds_after_the_last_put)
 }
 END_TEST
 
-static Suite *ref_suite(void)
-{
-	Suite *s = suite_create("rcuds-ref");
-
-	DS_ADD(s, ref_init_get_put_count_and_last_put_releases_once, 10);
-	DS_ADD(s, ref_get_safe_fails_at_long_max_and_leaves_the_count, 10);
-	DS_ADD(s, ref_get_unless_zero_refuses_zero, 10);
-	DS_ADD(s, ref_get_aborts_on_overflow_and_put_on_underflow, 30);
-	DS_ADD(s, ref_get_unless_zero_never_succeeds_after_the_last_put, 60);
-	return s;
-}
-
-int main(void)
-{
-	return ds_run(ref_suite);
-}
+DS_MAIN("rcuds-ref",
+	DS_CASE(ref_init_get_put_count_and_last_put_releases_once, 10),
+	DS_CASE(ref_get_safe_fails_at_long_max_and_leaves_the_count, 10),
+	DS_CASE(ref_get_unless_zero_refuses_zero, 10),
+	DS_CASE(ref_get_aborts_on_overflow_and_put_on_underflow, 30),
+	DS_CASE(ref_get_unless_zero_never_succeeds_after_the_last_put, 60))

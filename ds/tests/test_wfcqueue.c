@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 
 #include <rcuds/wfcqueue.h>
 
@@ -307,118 +306,71 @@ END_TEST
 /* Producers against consumers. */
 enum consume_mode { LOCKED, NONBLOCKING_SOLE, SPLICE_SOLE };
 
-struct shared {
+struct queue {
 	struct cds_wfcq_head h;
 	struct cds_wfcq_tail t;
-	unsigned producers, per_producer;
-	unsigned total_taken;	/* atomic */
-	struct ds_seen seen;
-	enum consume_mode mode;
 };
 
-struct producer_arg {
-	struct shared *s;
-	unsigned id;
-	struct elem *elems;
-};
-
-static void *producer(void *arg)
+static void put(struct ds_pc *pc, void *elem, unsigned producer, unsigned seq)
 {
-	struct producer_arg *p = (struct producer_arg *)arg;
+	struct queue *q = (struct queue *)pc->q;
+	struct elem *e = (struct elem *)elem;
 
-	for (unsigned i = 0; i < p->s->per_producer; i++) {
-		p->elems[i].producer = p->id;
-		p->elems[i].seq = i;
-		cds_wfcq_node_init(&p->elems[i].node);
-		cds_wfcq_enqueue(&p->s->h, &p->s->t, &p->elems[i].node);
-	}
-	return NULL;
+	e->producer = producer;
+	e->seq = seq;
+	cds_wfcq_node_init(&e->node);
+	cds_wfcq_enqueue(&q->h, &q->t, &e->node);
 }
 
-/* One taken node: counted, and after the same producer's earlier ones. */
-static void take(struct shared *s, unsigned *last_seq, struct cds_wfcq_node *n)
+/* Each taken node after the same producer's earlier ones. */
+static bool take(struct ds_pc_consumer *c)
 {
-	struct elem *e = ELEM(n);
-
-	ck_assert_uint_lt(e->producer, s->producers);
-	ck_assert_msg(last_seq[e->producer] == UINT32_MAX || e->seq > last_seq[e->producer],
-		      "producer %u: %u after %u", e->producer, e->seq, last_seq[e->producer]);
-	last_seq[e->producer] = e->seq;
-	ds_seen_mark(&s->seen, e->producer, e->seq);
-	__atomic_fetch_add(&s->total_taken, 1, __ATOMIC_RELAXED);
-}
-
-static void *consumer(void *arg)
-{
-	struct shared *s = (struct shared *)arg;
-	unsigned last_seq[DS_TEST_MAX_PRODUCERS];
-	unsigned total = s->producers * s->per_producer;
+	struct queue *q = (struct queue *)c->pc->q;
+	struct cds_wfcq_node *n = NULL;
 	struct __cds_wfcq_head ph;
 	struct cds_wfcq_tail pt;
 
-	for (unsigned i = 0; i < DS_TEST_MAX_PRODUCERS; i++)
-		last_seq[i] = UINT32_MAX;
-	__cds_wfcq_init(&ph, &pt);
-	while (__atomic_load_n(&s->total_taken, __ATOMIC_RELAXED) < total) {
-		struct cds_wfcq_node *n = NULL;
-
-		switch (s->mode) {
-		case LOCKED:
-			n = cds_wfcq_dequeue_blocking(&s->h, &s->t);
-			break;
-		case NONBLOCKING_SOLE:
-			n = __cds_wfcq_dequeue_nonblocking(&s->h, &s->t);
-			if (n == CDS_WFCQ_WOULDBLOCK)
-				n = NULL;
-			break;
-		case SPLICE_SOLE:
-			if (__cds_wfcq_splice_blocking(&ph, &pt, &s->h, &s->t) != CDS_WFCQ_RET_SRC_EMPTY) {
-				while ((n = __cds_wfcq_dequeue_blocking(&ph, &pt)) != NULL)
-					take(s, last_seq, n);
-			}
-			break;
-		}
-		if (n != NULL)
-			take(s, last_seq, n);
-		else
-			sched_yield();
+	switch (c->pc->mode) {
+	case LOCKED:
+		n = cds_wfcq_dequeue_blocking(&q->h, &q->t);
+		break;
+	case NONBLOCKING_SOLE:
+		n = __cds_wfcq_dequeue_nonblocking(&q->h, &q->t);
+		if (n == CDS_WFCQ_WOULDBLOCK)
+			n = NULL;
+		break;
+	case SPLICE_SOLE:
+		__cds_wfcq_init(&ph, &pt);
+		if (__cds_wfcq_splice_blocking(&ph, &pt, &q->h, &q->t) == CDS_WFCQ_RET_SRC_EMPTY)
+			return false;
+		while ((n = __cds_wfcq_dequeue_blocking(&ph, &pt)) != NULL)
+			ds_pc_took_fifo(c, ELEM(n)->producer, ELEM(n)->seq);
+		ck_assert(cds_wfcq_empty(&ph, &pt));
+		return true;
 	}
-	ck_assert(cds_wfcq_empty(&ph, &pt));
-	return NULL;
+	if (n == NULL)
+		return false;
+	ds_pc_took_fifo(c, ELEM(n)->producer, ELEM(n)->seq);
+	return true;
 }
+
+static const struct ds_pc_ops queue_ops = {
+	.elem_size = sizeof(struct elem),
+	.put = put,
+	.take = take,
+};
 
 static void run_producers_consumers(enum consume_mode mode, unsigned producers,
 				    unsigned consumers)
 {
-	struct shared s;
-	struct producer_arg pa[DS_TEST_MAX_PRODUCERS];
-	pthread_t pt[DS_TEST_MAX_PRODUCERS], ct[DS_TEST_MAX_PRODUCERS];
+	struct queue q;
+	struct ds_pc pc = { .ops = &queue_ops, .q = &q, .mode = mode };
 
-	cds_wfcq_init(&s.h, &s.t);
-	s.producers = producers;
-	s.per_producer = ds_test_per_producer();
-	s.total_taken = 0;
-	s.mode = mode;
-	ds_seen_init(&s.seen, producers, s.per_producer);
-	for (unsigned i = 0; i < consumers; i++)
-		ds_spawn(&ct[i], consumer, &s);
-	for (unsigned i = 0; i < producers; i++) {
-		pa[i].s = &s;
-		pa[i].id = i;
-		pa[i].elems = (struct elem *)calloc(s.per_producer, sizeof(struct elem));
-		ck_assert_ptr_nonnull(pa[i].elems);
-		ds_spawn(&pt[i], producer, &pa[i]);
-	}
-	for (unsigned i = 0; i < producers; i++)
-		ds_join(pt[i]);
-	for (unsigned i = 0; i < consumers; i++)
-		ds_join(ct[i]);
-	ck_assert_uint_eq(s.total_taken, producers * s.per_producer);
-	ck_assert(cds_wfcq_empty(&s.h, &s.t));
-	ds_seen_check_once(&s.seen);
-	for (unsigned i = 0; i < producers; i++)
-		free(pa[i].elems);
-	cds_wfcq_destroy(&s.h, &s.t);
+	cds_wfcq_init(&q.h, &q.t);
+	ds_pc_run(&pc, producers, consumers, ds_test_per_producer());
+	ck_assert(cds_wfcq_empty(&q.h, &q.t));
+	ds_pc_free(&pc);
+	cds_wfcq_destroy(&q.h, &q.t);
 }
 
 START_TEST(producers_and_locked_consumers_take_each_node_once_in_producer_order)
@@ -439,20 +391,15 @@ START_TEST(splicing_consumer_takes_each_node_once_in_producer_order)
 }
 END_TEST
 
-int main(void)
-{
-	Suite *s = suite_create("wfcqueue");
-
-	DS_TEST_ADD(s, new_queue_is_empty_and_dequeue_gives_null, 30);
-	DS_TEST_ADD(s, enqueue_reports_prior_emptiness_and_dequeue_is_fifo, 30);
-	DS_TEST_ADD(s, dequeue_with_state_marks_only_the_last_node, 30);
-	DS_TEST_ADD(s, nonblocking_calls_return_wouldblock_while_a_link_is_in_flight, 30);
-	DS_TEST_ADD(s, blocking_calls_wait_for_a_link_in_flight, 30);
-	DS_TEST_ADD(s, splice_moves_every_node_in_order_and_reports_both_queues, 30);
-	DS_TEST_ADD(s, for_each_visits_in_order_and_safe_form_allows_freeing, 30);
-	DS_TEST_ADD(s, dequeue_lock_excludes_the_locked_dequeue, 30);
-	DS_TEST_ADD(s, producers_and_locked_consumers_take_each_node_once_in_producer_order, 120);
-	DS_TEST_ADD(s, producers_and_one_nonblocking_consumer_take_each_node_once_in_order, 120);
-	DS_TEST_ADD(s, splicing_consumer_takes_each_node_once_in_producer_order, 120);
-	return ds_test_main(s);
-}
+DS_MAIN("wfcqueue",
+	DS_CASE(new_queue_is_empty_and_dequeue_gives_null, 30),
+	DS_CASE(enqueue_reports_prior_emptiness_and_dequeue_is_fifo, 30),
+	DS_CASE(dequeue_with_state_marks_only_the_last_node, 30),
+	DS_CASE(nonblocking_calls_return_wouldblock_while_a_link_is_in_flight, 30),
+	DS_CASE(blocking_calls_wait_for_a_link_in_flight, 30),
+	DS_CASE(splice_moves_every_node_in_order_and_reports_both_queues, 30),
+	DS_CASE(for_each_visits_in_order_and_safe_form_allows_freeing, 30),
+	DS_CASE(dequeue_lock_excludes_the_locked_dequeue, 30),
+	DS_CASE(producers_and_locked_consumers_take_each_node_once_in_producer_order, 120),
+	DS_CASE(producers_and_one_nonblocking_consumer_take_each_node_once_in_order, 120),
+	DS_CASE(splicing_consumer_takes_each_node_once_in_producer_order, 120))

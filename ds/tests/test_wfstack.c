@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <sched.h>
 
 #include <rcuds/wfstack.h>
 
@@ -226,137 +225,19 @@ START_TEST(pop_lock_excludes_the_locked_pop)
 }
 END_TEST
 
-enum pop_mode { LOCKED_POP, POP_ALL };
+/* Pushers against poppers. */
+#define STACK_(x) cds_wfs_##x
+#define STACK_POP_ALL __cds_wfs_pop_all
+#define STACK_FOR_EACH_SAFE cds_wfs_for_each_blocking_safe
+#include "stack_test.h"
 
-struct shared {
-	struct cds_wfs_stack s;
-	unsigned producers, per_producer;
-	unsigned total_taken;	/* atomic */
-	struct ds_seen seen;
-	enum pop_mode mode;
-};
-
-struct producer_arg {
-	struct shared *sh;
-	unsigned id;
-	struct elem *elems;
-};
-
-static void *producer(void *arg)
-{
-	struct producer_arg *p = (struct producer_arg *)arg;
-
-	for (unsigned i = 0; i < p->sh->per_producer; i++) {
-		p->elems[i].producer = p->id;
-		p->elems[i].seq = i;
-		cds_wfs_node_init(&p->elems[i].node);
-		cds_wfs_push(&p->sh->s, &p->elems[i].node);
-	}
-	return NULL;
-}
-
-static void take(struct shared *sh, struct cds_wfs_node *n)
-{
-	struct elem *e = ELEM(n);
-
-	ck_assert_uint_lt(e->producer, sh->producers);
-	ds_seen_mark(&sh->seen, e->producer, e->seq);
-	__atomic_fetch_add(&sh->total_taken, 1, __ATOMIC_RELAXED);
-}
-
-static void *consumer(void *arg)
-{
-	struct shared *sh = (struct shared *)arg;
-	unsigned total = sh->producers * sh->per_producer;
-
-	while (__atomic_load_n(&sh->total_taken, __ATOMIC_RELAXED) < total) {
-		if (sh->mode == LOCKED_POP) {
-			struct cds_wfs_node *n = cds_wfs_pop_blocking(&sh->s);
-
-			if (n != NULL)
-				take(sh, n);
-			else
-				sched_yield();
-		} else {
-			/* In one chain, each producer's nodes come newest
-			 * first. */
-			unsigned last[DS_TEST_MAX_PRODUCERS];
-			struct cds_wfs_node *n, *next;
-			struct cds_wfs_head *all = __cds_wfs_pop_all(&sh->s);
-
-			for (unsigned i = 0; i < DS_TEST_MAX_PRODUCERS; i++)
-				last[i] = UINT32_MAX;
-			if (all == NULL)
-				sched_yield();
-			cds_wfs_for_each_blocking_safe(all, n, next) {
-				struct elem *e = ELEM(n);
-
-				ck_assert_uint_lt(e->seq, last[e->producer]);
-				last[e->producer] = e->seq;
-				take(sh, n);
-			}
-		}
-	}
-	return NULL;
-}
-
-static void run_pushers_poppers(enum pop_mode mode, unsigned producers, unsigned consumers)
-{
-	struct shared sh;
-	struct producer_arg pa[DS_TEST_MAX_PRODUCERS];
-	pthread_t pt[DS_TEST_MAX_PRODUCERS], ct[DS_TEST_MAX_PRODUCERS];
-
-	cds_wfs_init(&sh.s);
-	sh.producers = producers;
-	sh.per_producer = ds_test_per_producer();
-	sh.total_taken = 0;
-	sh.mode = mode;
-	ds_seen_init(&sh.seen, producers, sh.per_producer);
-	for (unsigned i = 0; i < consumers; i++)
-		ds_spawn(&ct[i], consumer, &sh);
-	for (unsigned i = 0; i < producers; i++) {
-		pa[i].sh = &sh;
-		pa[i].id = i;
-		pa[i].elems = (struct elem *)calloc(sh.per_producer, sizeof(struct elem));
-		ck_assert_ptr_nonnull(pa[i].elems);
-		ds_spawn(&pt[i], producer, &pa[i]);
-	}
-	for (unsigned i = 0; i < producers; i++)
-		ds_join(pt[i]);
-	for (unsigned i = 0; i < consumers; i++)
-		ds_join(ct[i]);
-	ck_assert_uint_eq(sh.total_taken, producers * sh.per_producer);
-	ck_assert(cds_wfs_empty(&sh.s));
-	ds_seen_check_once(&sh.seen);
-	for (unsigned i = 0; i < producers; i++)
-		free(pa[i].elems);
-	cds_wfs_destroy(&sh.s);
-}
-
-START_TEST(pushers_and_locked_poppers_take_each_node_once)
-{
-	run_pushers_poppers(LOCKED_POP, 4, 3);
-}
-END_TEST
-
-START_TEST(pushers_and_pop_all_take_each_node_once_newest_first)
-{
-	run_pushers_poppers(POP_ALL, 3, 2);
-}
-END_TEST
-
-int main(void)
-{
-	Suite *s = suite_create("wfstack");
-
-	DS_TEST_ADD(s, new_stack_is_empty_and_pops_give_null, 30);
-	DS_TEST_ADD(s, push_reports_prior_emptiness_and_pop_is_lifo, 30);
-	DS_TEST_ADD(s, pop_with_state_marks_only_the_last_node, 30);
-	DS_TEST_ADD(s, nonblocking_calls_return_wouldblock_while_a_link_is_in_flight, 30);
-	DS_TEST_ADD(s, blocking_calls_wait_for_a_link_in_flight, 30);
-	DS_TEST_ADD(s, pop_all_takes_every_node_and_iterates_top_first, 30);
-	DS_TEST_ADD(s, pop_lock_excludes_the_locked_pop, 30);
-	DS_TEST_ADD(s, pushers_and_locked_poppers_take_each_node_once, 120);
-	DS_TEST_ADD(s, pushers_and_pop_all_take_each_node_once_newest_first, 120);
-	return ds_test_main(s);
-}
+DS_MAIN("wfstack",
+	DS_CASE(new_stack_is_empty_and_pops_give_null, 30),
+	DS_CASE(push_reports_prior_emptiness_and_pop_is_lifo, 30),
+	DS_CASE(pop_with_state_marks_only_the_last_node, 30),
+	DS_CASE(nonblocking_calls_return_wouldblock_while_a_link_is_in_flight, 30),
+	DS_CASE(blocking_calls_wait_for_a_link_in_flight, 30),
+	DS_CASE(pop_all_takes_every_node_and_iterates_top_first, 30),
+	DS_CASE(pop_lock_excludes_the_locked_pop, 30),
+	DS_CASE(pushers_and_locked_poppers_take_each_node_once, 120),
+	DS_CASE(pushers_and_pop_all_take_each_node_once_newest_first, 120))
