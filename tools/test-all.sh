@@ -9,10 +9,12 @@
 #   release   gcc, buildtype=release (no debug checks), every flavour, the
 #             bench-smoke suite and the docs (when doxygen is installed)
 #   debug     gcc, buildtype=debugoptimized, debug_checks=true: the default
-#             build; runs the misuse (abort-with-a-message) tests
-#   tsan      clang, ThreadSanitizer; any report fails its test
+#             build; runs the misuse (abort-with-a-message) tests; 1 s
+#             stress runs, no C++ header checks (release runs both)
+#   tsan      clang, ThreadSanitizer; any report fails its test; the table
+#             suites of qsbr, memb and bp (mb is memb's fence mode)
 #   asan      gcc, AddressSanitizer + UndefinedBehaviorSanitizer, leaks fail;
-#             tagged_links=false (plain-pointer links)
+#             tagged_links=false (plain-pointer links); flavours as tsan
 #   aarch64   cross gcc, static, under qemu-aarch64 (tools/cross/): the
 #             commands of docs/cross-compiling.md, bench-smoke included
 #   ppc64le   cross gcc, static, under qemu-ppc64le (the same)
@@ -133,12 +135,18 @@ leg_config() {
 		# The C++ header checks compile with the plain compilers, whatever
 		# the build's flags: the release leg has run them.
 		test_args=(--no-suite cxx-headers)
+		# Stress and history runs at the sanitizer legs' length: the
+		# release leg runs them at full length.
+		env_vars=(RCU_STRESS_SECONDS=1 LFHT_STRESS_SECONDS=1)
 		;;
 	tsan)
 		cc=clang
 		cxx=clang++
 		needs=(clang)
-		opts+=(--buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false)
+		# mb is memb's fence mode, which the rcu tests' -fences reruns
+		# run here; its table suites run in the other legs.
+		opts+=(--buildtype=debugoptimized -Db_sanitize=thread -Db_lundef=false
+		       -Dflavours=qsbr,memb,bp)
 		# exitcode: a report fails the test even when the program
 		# would have exited 0; halt_on_error stops at the first one.
 		# die_after_fork=0: the misuse and fork tests fork a child of a
@@ -152,9 +160,9 @@ leg_config() {
 		;;
 	asan)
 		# tagged_links=false: the plain-pointer links of programs that
-		# map memory above 2^48 get the whole suite too.
+		# map memory above 2^48 get the whole suite too. mb: as in tsan.
 		opts+=(--buildtype=debugoptimized -Db_sanitize=address,undefined
-		       -Dtagged_links=false
+		       -Dtagged_links=false -Dflavours=qsbr,memb,bp
 		       -Db_lundef=false -Dc_args=-fno-sanitize-recover=all
 		       -Dcpp_args=-fno-sanitize-recover=all)
 		env_vars=(ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:print_summary=1
