@@ -33,7 +33,7 @@
  *
  * Run time: --seconds S, else LFHT_STRESS_SECONDS (test_stress_seconds():
  * 2 s natively, 0.3 s under qemu); a mutant run stops at the first round
- * that breaks a rule, at most --seconds (60 s by the meson tests).
+ * that breaks a rule, at most --seconds (200 s by the meson tests).
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"

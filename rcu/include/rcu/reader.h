@@ -8,14 +8,14 @@
  *
  * One struct rcu_reader_ lives in thread-local storage per thread and flavour
  * (rcu_qsbr_reader_, rcu_memb_reader_, rcu_bp_reader_, rcu_mb_reader_). Its
- * ctr is the only
- * field another thread reads without the registry lock:
+ * ctr is the only field another thread reads without the registry lock:
  *   ctr == 0            the thread is quiescent (QSBR: offline; memb, bp,
  *                       mb: outside any read-side section);
  *   ctr == g + n        QSBR: g is the grace-period counter the thread saw at
- *                       its last quiescent state, n is 0; memb, bp, mb: g is the
- *                       counter it saw when its outermost rcu_read_lock()
- *                       began, n (1 .. RCU_NEST_MASK_) its nesting depth.
+ *                       its last quiescent state, n is 0; memb, bp, mb: g is
+ *                       the counter it saw when its outermost
+ *                       rcu_read_lock() began, n (1 .. RCU_NEST_MASK_) its
+ *                       nesting depth.
  * The grace-period counter starts at RCU_GP_STEP_ and advances by it, so its
  * low bits are free for n. A grace period with target T (the counter value it
  * installed) waits for every registered reader to show ctr == 0 or
@@ -23,8 +23,8 @@
  * counter is 64 bits and never wraps (2^48 grace periods), so 0 never is a
  * real snapshot.
  *
- * Why memb, bp and mb keep their nesting in ctr: a read-side section entered from a
- * signal handler that interrupts rcu_read_lock() or rcu_read_unlock()
+ * Why memb, bp and mb keep their nesting in ctr: a read-side section entered
+ * from a signal handler that interrupts rcu_read_lock() or rcu_read_unlock()
  * between any two instructions must be protected. Every change of ctr is one
  * load of the thread's own word and one store to it; a handler's sections
  * are balanced, so the handler leaves ctr as it found it, and the store the
