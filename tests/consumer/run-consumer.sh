@@ -57,14 +57,14 @@ revision = HEAD
 depth = 1
 
 [provide]
-dependency_names = lfht, rcu-qsbr, rcu-memb, rcu-bp, rcu-mb
+dependency_names = lfht, rcu-qsbr, rcu-memb, rcu-bp, rcu-mb, rcuds, lfht-urcu-memb, lfht-urcu-qsbr, lfht-urcu-bp, lfht-urcu-mb
 WRAP
 
 echo "run-consumer.sh: meson setup (consumer in $proj)"
 (cd "$proj" && "$meson" setup "$build" \
 	-Dwerror=false -Ddefault_library=static \
 	-Dlfht:debug_checks=false \
-	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb) >"$work/setup.log" 2>&1 || {
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb,rcuds,lfht-urcu-memb) >"$work/setup.log" 2>&1 || {
 	cat "$work/setup.log"
 	fail "meson setup failed"
 }
@@ -109,8 +109,8 @@ for src, dest in json.load(open(f'{work}/installed.json')).items():
     errors.append(f'the consumer\'s meson install would install {dest} (from {src}); '
                   'lfht installs only with -Dlfht:install=enabled')
 names = sorted(t['name'] for t in json.load(open(f'{work}/tests.json')))
-if names != ['bp-user', 'mb-user', 'memb-user', 'qsbr-user']:
-    errors.append(f'tests registered: {names}, want only the consumer\'s four')
+if names != ['bp-user', 'ds-user', 'mb-user', 'memb-user', 'qsbr-user', 'urcu-user']:
+    errors.append(f'tests registered: {names}, want only the consumer\'s six')
 for e in errors:
     print('run-consumer.sh:', e, file=sys.stderr)
 sys.exit(1 if errors else 0)
@@ -127,14 +127,14 @@ echo "run-consumer.sh: meson test"
 	fail "the consumer's tests failed"
 }
 grep -E '^ *(Ok|OK|Fail|FAIL)' "$work/test.log" || true
-grep -Eq 'Ok: +4' "$work/test.log" || { cat "$work/test.log"; fail "expected 4 passing tests"; }
+grep -Eq 'Ok: +6' "$work/test.log" || { cat "$work/test.log"; fail "expected 6 passing tests"; }
 
 # Asked for, lfht installs with the consumer (configuration only: what
 # `meson install` would install), and the consumer's werror=true (its
 # project default) reaches lfht and rcu.
 echo "run-consumer.sh: meson setup -Dlfht:install=enabled"
 (cd "$proj" && "$meson" setup "$work/build-install" -Dlfht:install=enabled \
-	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb) >"$work/setup-install.log" 2>&1 || {
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb,rcuds,lfht-urcu-memb) >"$work/setup-install.log" 2>&1 || {
 	cat "$work/setup-install.log"
 	fail "meson setup -Dlfht:install=enabled failed"
 }
