@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/buckets.c - bucket tables by order, bucket lookup by hash, and a
- * bucket's reverse hash from its place.
+ * lfht/buckets.c - bucket tables by order: their allocation, the orders
+ * array that finds them, its growth and the frees.
  *
- * Owns view.orders (the array of per-order tables) and the tables. Order 0
+ * Owns view.orders (the array of per-order tables) and the tables; the
+ * layout they follow, both directions between an index and its bucket, is
+ * <lfht/lfht-inline.h>'s, where lookups compute it inline. Order 0
  * is bucket 0 inside struct cds_lfht; order j >= 1 is one allocation of
  * 2^(j-1) buckets of 8 bytes each (a next word alone, <lfht/lfht-inline.h>),
  * never copied or moved while linked.
@@ -18,6 +20,10 @@
  *   readers; the table counts such
  *   callbacks (rcu_pending) and cds_lfht_destroy() waits for them
  *   (lfht_orders_destroy()) before the allocator's table goes;
+ * - the entries that hold tables are 0 .. top, none missing below top, and
+ *   every entry after them is NULL, entries[cap] always (a grow publishes
+ *   the order above the top, a shrink's frees clear every order above
+ *   size at once);
  * - only the resizer, under resize_lock, writes the array or its entries;
  * - outside a resize, entries above size are NULL (resize.c frees them
  *   after the grace period that ends a shrink).
@@ -45,45 +51,21 @@ struct cds_lfht_node *lfht_bucket_at(struct cds_lfht *ht, unsigned long index)
 
 /* One orders array; view.orders points at its entries, and the block is
  * found from there: one store publishes a new array, so no state exists
- * in which the table's idea of its array and the readers' differ. */
+ * in which the table's idea of its array and the readers' differ.
+ * entries[cap] stays NULL: the end of the array for a scan that looks for
+ * a bucket's table (lfht_bucket_reverse_hash_() in <lfht/lfht-inline.h>),
+ * which relies on the tables being entries 0 .. top with none missing. */
 struct lfht_orders_block {
 	struct rcu_head rcu;		/* once replaced: its call_rcu */
 	struct cds_lfht *ht;		/* whose allocator frees it */
 	unsigned cap;
-	_Atomic(struct cds_lfht_node *) entries[];
+	_Atomic(struct cds_lfht_node *) entries[];	/* cap + 1 */
 };
 
 static size_t orders_bytes(unsigned cap)
 {
 	return sizeof(struct lfht_orders_block) +
-	       (size_t)cap * sizeof(_Atomic(struct cds_lfht_node *));
-}
-
-unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
-					const struct cds_lfht_node *bucket)
-{
-	/* Acquire: pairs with the release store of view.orders in
-	 * lfht_orders_reserve(). The caller reached bucket through a link
-	 * that it acquired, whose CAS (lfht_list_add_bucket()) came after the
-	 * resizer published the array holding bucket's order and the order's
-	 * entry: this load sees that array or a later copy. */
-	_Atomic(struct cds_lfht_node *) *entries =
-		rcu_atomic_load(&view->orders, memory_order_acquire);
-	const struct lfht_orders_block *block =
-		caa_container_of(entries, struct lfht_orders_block, entries);
-	uintptr_t at = (uintptr_t)bucket;
-
-	for (unsigned j = 0; j < block->cap; j++) {
-		/* Relaxed: published before the link, as the array. */
-		uintptr_t table = (uintptr_t)rcu_atomic_load(&entries[j], memory_order_relaxed);
-
-		if (table && at >= table &&
-		    at < table + lfht_order_len(j) * sizeof(lfht_bucket_word_))
-			return lfht_reverse_bits_(((1UL << j) >> 1) +
-						  (at - table) / sizeof(lfht_bucket_word_));
-	}
-	lfht_invariant_broken("buckets.c: a bucket reached by a walk lies in a table of "
-			      "its orders array");
+	       ((size_t)cap + 1) * sizeof(_Atomic(struct cds_lfht_node *));
 }
 
 /* The current block; resize_lock holder or destroyer only. */
@@ -184,15 +166,15 @@ void lfht_orders_retire(struct cds_lfht *ht, struct lfht_orders_block *replaced)
 
 struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 {
-	unsigned long len = lfht_order_len(order);
+	unsigned long len = lfht_order_len_(order);
 	lfht_bucket_word_ *words;
 
 	if (len > SIZE_MAX / sizeof(*words))
 		return NULL;
 	words = lfht_zalloc(ht, len * sizeof(*words));
-	/* Above 2^48 no link could hold a bucket (<lfht/lfht-inline.h>,
-	 * tagged links): refused as a failed allocation. */
-	if (words && ((uintptr_t)(words + len) & LFHT_TAG_MASK_)) {
+	/* Above the tag no link could hold a bucket (<lfht/lfht-word.h>):
+	 * refused as a failed allocation. */
+	if (words && !lfht_below_tag_(words, len * sizeof(*words))) {
 		lfht_free(ht, words, len * sizeof(*words));
 		words = NULL;
 	}
@@ -200,7 +182,7 @@ struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 		return NULL;
 	for (unsigned long i = 0; i < len; i++)
 		/* Relaxed: published by the CAS that links the bucket. */
-		rcu_atomic_store(&words[i], (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
+		rcu_atomic_store(&words[i], lfht_as_bucket_(0), memory_order_relaxed);
 	return (struct cds_lfht_node *)(void *)words;
 }
 
@@ -234,7 +216,7 @@ static void order_free(struct cds_lfht *ht, struct lfht_orders_block *block, uns
 	if (order == 0 || !table)
 		return;
 	rcu_atomic_store(&block->entries[order], NULL, memory_order_relaxed);
-	lfht_free(ht, table, lfht_order_len(order) * sizeof(lfht_bucket_word_));
+	lfht_free(ht, table, lfht_order_len_(order) * sizeof(lfht_bucket_word_));
 }
 
 bool lfht_orders_unused(struct cds_lfht *ht)

@@ -15,7 +15,7 @@
  * - no removed node is reachable (each del and replace unlinks what it
  *   removed before it returns);
  * - with CDS_LFHT_ACCOUNTING, the split counters add up to the nodes met;
- * - no link's tag overstates what it links to (<lfht/lfht-inline.h>),
+ * - no link's tag overstates what it links to (<lfht/lfht-word.h>),
  *   checked last: a broken order or a lost bucket breaks tags too.
  * A broken invariant prints "lfht: invariant: <what>" and aborts.
  *
@@ -48,8 +48,8 @@ static _Noreturn void check_failed(const struct cds_lfht_node *node, unsigned lo
 static unsigned long element_rh(struct cds_lfht *ht, const struct cds_lfht_node *node,
 				uintptr_t word)
 {
-	return lfht_is_bucket(word) ? lfht_bucket_reverse_hash_(&ht->view, node)
-				    : node->reverse_hash;
+	return lfht_is_bucket_(word) ? lfht_bucket_reverse_hash_(&ht->view, node)
+				     : node->reverse_hash;
 }
 
 /* Walks the list; returns the regular nodes met, counts the buckets. */
@@ -66,12 +66,16 @@ static unsigned long check_list(struct cds_lfht *ht, unsigned long size,
 		uintptr_t word = rcu_atomic_load(&node->next, memory_order_acquire);
 		unsigned long rh = element_rh(ht, node, word);
 
-		if (lfht_is_removed(word))
+		if (lfht_is_removed_(word))
 			check_failed(node, rh, "a removed node is reachable in a quiet table");
 		if (!first && rh < prev_rh)
 			check_failed(node, rh, "the list is not sorted by reverse hash");
-		if (lfht_is_bucket(word)) {
+		if (lfht_is_bucket_(word)) {
 			unsigned long index = lfht_reverse_bits_(rh);
+
+			if (rh == ~0UL)
+				check_failed(node, rh, "a bucket node lies in no table of the "
+					     "orders array");
 
 			if (!first && !prev_bucket && rh == prev_rh)
 				check_failed(node, rh, "a bucket node sorts after a regular node "
@@ -87,7 +91,7 @@ static unsigned long check_list(struct cds_lfht *ht, unsigned long size,
 		}
 		first = false;
 		prev_rh = rh;
-		prev_bucket = lfht_is_bucket(word);
+		prev_bucket = lfht_is_bucket_(word);
 		node = lfht_ptr_(word);
 	}
 	return nodes;
@@ -101,29 +105,14 @@ static void check_buckets(struct cds_lfht *ht, unsigned long size)
 		/* Relaxed: the resize_lock holder's view; checked, not used. */
 		uintptr_t word = rcu_atomic_load(&bucket->next, memory_order_relaxed);
 
-		if (!lfht_is_bucket(word) || lfht_is_removed(word))
+		if (!lfht_is_bucket_(word) || lfht_is_removed_(word))
 			check_failed(bucket, lfht_reverse_bits_(i),
 				     "a bucket below size is not a live bucket node of its index");
 	}
 }
 
-/* A tag decoded from its holder: the element's top d + 11 bits, zeros
- * below (0 for no tag). */
-static unsigned long tag_floor(uintptr_t word, unsigned long holder)
-{
-	unsigned long tag = (unsigned long)((word & LFHT_TAG_MASK_) >> (LFHT_TAG_SHIFT_ & 63));
-	unsigned d;
-
-	if (!(tag >> 10))
-		return 0;
-	d = (unsigned)(tag >> 10) - 1;
-	/* holder's top d bits, then 1, then the 10 bits (cut at bit 0). */
-	return (d ? holder >> (64 - d) << (64 - d) : 0) | (1UL << (63 - d)) |
-	       (d <= 53 ? (tag & 0x3ffUL) << (53 - d) : (tag & 0x3ffUL) >> (d - 53));
-}
-
 /* Every link's tag decodes, from its holder, to no more than the reverse
- * hash of what it links to (exact or a lower bound, <lfht/lfht-inline.h>),
+ * hash of what it links to (exact or a lower bound, <lfht/lfht-word.h>),
  * so no walk stops early on it. */
 static void check_tags(struct cds_lfht *ht)
 {
@@ -138,9 +127,9 @@ static void check_tags(struct cds_lfht *ht)
 		/* Relaxed: as above. */
 		uintptr_t next = node ? rcu_atomic_load(&node->next, memory_order_relaxed) : 0;
 		unsigned long rh = node ? element_rh(ht, node, next) : 0;
+		unsigned long floor = lfht_tag_floor_(word, holder_rh);
 
-		if (LFHT_TAG_MASK_ && (word & LFHT_TAG_MASK_) &&
-		    (!node || tag_floor(word, holder_rh) > rh))
+		if (floor && (!node || floor > rh))
 			check_failed(holder, holder_rh, "a link's tag overstates the reverse "
 				     "hash of the element it links to");
 		if (!node)
@@ -185,7 +174,7 @@ void lfht_mutant_walk_(uintptr_t *next)
 {
 	struct cds_lfht_node *successor = lfht_ptr_(*next);
 
-	if (lfht_mutant(LFHT_MUTANT_LOOKUP_SKIP) && lfht_is_removed(*next) && successor)
+	if (lfht_mutant(LFHT_MUTANT_LOOKUP_SKIP) && lfht_is_removed_(*next) && successor)
 		/* Acquire: pairs with the CAS that stored the word, as in
 		 * lfht_load_next_(), the step this one replaces. */
 		*next = rcu_atomic_load(&successor->next, memory_order_acquire);

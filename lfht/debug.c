@@ -83,7 +83,7 @@ void lfht_debug_require_added(const struct cds_lfht_node *node, const char *call
 	 * word cds_lfht_node_init() stored is looked for, and no add, del or
 	 * replace ever stores it (a removal sets REMOVAL_OWNER too). */
 	if (rcu_atomic_load((_Atomic(uintptr_t) *)&node->next, memory_order_relaxed) ==
-	    (uintptr_t)LFHT_REMOVED_)
+	    lfht_removed_word_(0, 0))
 		lfht_misuse(call, "node was never added to a table (cds_lfht_node_init)");
 }
 

@@ -74,18 +74,6 @@ struct cds_lfht {
 	_Atomic(long) debug_calls;
 };
 
-/* ---- next-word helpers ---------------------------------------------------- */
-
-static inline bool lfht_is_removed(uintptr_t word)
-{
-	return (word & LFHT_REMOVED_) != 0;
-}
-
-static inline bool lfht_is_bucket(uintptr_t word)
-{
-	return (word & LFHT_BUCKET_) != 0;
-}
-
 /* ---- debug checks (debug.c) ---------------------------------------------- */
 
 #ifdef RCU_DEBUG_CHECKS
@@ -223,11 +211,6 @@ LFHT_HIDDEN struct cds_lfht_node *lfht_order_table(struct cds_lfht *ht, unsigned
 LFHT_HIDDEN bool lfht_orders_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_free_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_destroy(struct cds_lfht *ht);
-
-static inline unsigned long lfht_order_len(unsigned order)
-{
-	return (1UL << order) >> 1 ? (1UL << order) >> 1 : 1UL;
-}
 
 static inline unsigned lfht_log2(unsigned long pow2)
 {

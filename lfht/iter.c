@@ -100,7 +100,7 @@ void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 int lfht_is_node_deleted(const struct cds_lfht_node *node)
 {
 	/* Relaxed: a snapshot; the caller's read-side section keeps node. */
-	return lfht_is_removed(rcu_atomic_load((_Atomic(uintptr_t) *)&node->next,
+	return lfht_is_removed_(rcu_atomic_load((_Atomic(uintptr_t) *)&node->next,
 					       memory_order_relaxed));
 }
 
@@ -116,7 +116,7 @@ static unsigned long count_live(struct cds_lfht_node *from, bool in_bucket,
 	for (struct cds_lfht_node *node = lfht_ptr_(word); node && n < limit;
 	     node = lfht_ptr_(word)) {
 		n += (unsigned long)lfht_load_next_(node, &word);
-		if (in_bucket && lfht_is_bucket(word))
+		if (in_bucket && lfht_is_bucket_(word))
 			break;
 	}
 	return n;

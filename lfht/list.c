@@ -18,11 +18,12 @@
  * - an update becomes visible by one commit, list_commit(): a seq_cst CAS
  *   between two full barriers, after the node's own fields are written;
  *   a bucket node is linked by a release CAS;
- * - a link's tag (<lfht/lfht-inline.h>) is that of its holder and its
+ * - a link's tag (<lfht/lfht-word.h>) is that of its holder and its
  *   node: every link written is lfht_link_() from the node that will hold
  *   it, or a replaced node's word moved to its replacement (the same
  *   reverse hash); reverse hashes never change while a node is linked.
  *
+ * Builds and reads every word through its codec, <lfht/lfht-word.h>.
  * Calls lfht_view_bucket_() (<lfht/lfht-inline.h>) for the start bucket
  * of a hash, which is always linked: resize.c stores the size after
  * linking on grow and before removing on shrink, so a restart finds a live
@@ -76,7 +77,7 @@ static inline void commit_fence(void)
  * *expected holds the word seen. */
 static bool list_commit(_Atomic(uintptr_t) *word, uintptr_t *expected, uintptr_t desired)
 {
-	lfht_assert(!lfht_is_removed(*expected),
+	lfht_assert(!lfht_is_removed_(*expected),
 		    "list.c: a commit expects a word without REMOVED (removed nodes are frozen)");
 	commit_fence();
 	/* Seq_cst: the commit. Its release half publishes the new node's
@@ -112,6 +113,9 @@ static unsigned long cursor_cur_rh(struct list_cursor *c)
 	if (!c->cur_rh_known) {
 		c->cur_rh = lfht_bucket_reverse_hash_(&c->ht->view, c->cur);
 		c->cur_rh_known = true;
+		lfht_assert(c->cur_rh != ~0UL,
+			    "list.c: a bucket reached by a walk lies in a table of its orders "
+			    "array");
 	}
 	return c->cur_rh;
 }
@@ -128,11 +132,11 @@ static bool cursor_cur_after(struct list_cursor *c, unsigned long rh)
 
 /* The link to cur for a new holder of reverse hash holder, between prev
  * and cur: exact when cur's reverse hash is known, else prev's (a lower
- * bound from any later holder, <lfht/lfht-inline.h>). */
+ * bound from any later holder, <lfht/lfht-word.h>). */
 static uintptr_t cursor_link_to_cur(const struct list_cursor *c, unsigned long holder)
 {
 	return c->cur_rh_known ? lfht_link_to_(holder, c->cur, c->cur_rh)
-			       : c->prev_word & ~(uintptr_t)LFHT_FLAGS_;
+			       : lfht_link_of_(c->prev_word);
 }
 
 static void cursor_restart(struct list_cursor *c)
@@ -154,11 +158,11 @@ static void cursor_restart(struct list_cursor *c)
 static void help_unlink(struct list_cursor *c)
 {
 	/* cur's link to its successor, its tag a lower bound from prev
-	 * (<lfht/lfht-inline.h>), with prev's flag. */
-	uintptr_t desired = (c->cur_word & ~(uintptr_t)LFHT_FLAGS_) | (c->prev_word & LFHT_BUCKET_);
+	 * (<lfht/lfht-word.h>), with prev's flag. */
+	uintptr_t desired = lfht_relink_(c->prev_word, lfht_link_of_(c->cur_word));
 
-	lfht_assert(!lfht_is_removed(c->prev_word) && lfht_ptr_(c->prev_word) == c->cur &&
-		    lfht_is_removed(c->cur_word),
+	lfht_assert(!lfht_is_removed_(c->prev_word) && lfht_ptr_(c->prev_word) == c->cur &&
+		    lfht_is_removed_(c->cur_word),
 		    "list.c: a node leaves the list only by a CAS on its predecessor's "
 		    "unremoved word, once removed");
 	/* Release: pairs with the acquire ->next loads of traversals that
@@ -180,7 +184,7 @@ static void help_unlink(struct list_cursor *c)
 static void cursor_settle(struct list_cursor *c)
 {
 	for (;;) {
-		if (lfht_is_removed(c->prev_word)) {
+		if (lfht_is_removed_(c->prev_word)) {
 			cursor_restart(c);	/* a shrink removed prev */
 			continue;
 		}
@@ -190,8 +194,8 @@ static void cursor_settle(struct list_cursor *c)
 			return;
 		/* Acquire: as in cursor_restart(). */
 		c->cur_word = rcu_atomic_load(&c->cur->next, memory_order_acquire);
-		if (!lfht_is_removed(c->cur_word)) {
-			c->cur_rh_known = !lfht_is_bucket(c->cur_word);
+		if (!lfht_is_removed_(c->cur_word)) {
+			c->cur_rh_known = !lfht_is_bucket_(c->cur_word);
 			if (c->cur_rh_known)
 				c->cur_rh = c->cur->reverse_hash;
 			return;
@@ -225,7 +229,7 @@ static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 	rcu_atomic_store(&node->next, cursor_link_to_cur(c, node->reverse_hash),
 			 memory_order_relaxed);
 	if (list_commit(&c->prev->next, &c->prev_word,
-			lfht_link_(c->prev_rh, node) | (c->prev_word & LFHT_BUCKET_)))
+			lfht_relink_(c->prev_word, lfht_link_(c->prev_rh, node))))
 		return true;
 	cursor_settle(c);
 	return false;
@@ -242,7 +246,7 @@ static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
 			   struct cds_lfht_node *new_node)
 {
-	if (lfht_is_removed(*old_word))
+	if (lfht_is_removed_(*old_word))
 		return false;
 	/* Relaxed: published by the commit. A reader that reaches new_node
 	 * through it also synchronizes with the CAS that stored the successor
@@ -250,8 +254,7 @@ static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
 	 * release sequence), so the successor's fields are visible to it. */
 	rcu_atomic_store(&new_node->next, *old_word, memory_order_relaxed);
 	return list_commit(&old->next, old_word,
-			   lfht_link_(old->reverse_hash, new_node) | LFHT_REMOVED_ |
-			   LFHT_REMOVAL_OWNER_);
+			   lfht_removed_word_(lfht_link_(old->reverse_hash, new_node), 1));
 }
 
 /* Returns once no removed node with reverse hash <= that of hash is
@@ -285,7 +288,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 				mode = LFHT_ADD_DUP;
 			continue;
 		}
-		if (mode != LFHT_ADD_DUP && !lfht_is_bucket(c.cur_word) &&
+		if (mode != LFHT_ADD_DUP && !lfht_is_bucket_(c.cur_word) &&
 		    c.cur_rh == reverse_hash && match(c.cur, key)) {
 			if (mode == LFHT_ADD_UNIQUE)
 				return c.cur;
@@ -296,7 +299,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 			cursor_settle(&c);	/* cur changed: look again */
 			continue;
 		}
-		*chain += !lfht_is_bucket(c.cur_word);
+		*chain += !lfht_is_bucket_(c.cur_word);
 		cursor_advance(&c);
 	}
 }
@@ -323,36 +326,36 @@ int lfht_list_replace(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_n
 	if (lfht_mutant(LFHT_MUTANT_REPLACE_AS_DEL_ADD))
 		return replace_by_del_add(ht, hash, old, new_node);
 	while (!replace_commit(old, &word, new_node))
-		if (lfht_is_removed(word))
+		if (lfht_is_removed_(word))
 			return -ENOENT;
 	/* old must be unreachable before the caller starts its grace period. */
 	list_unlink_removed(ht, hash);
 	return 0;
 }
 
-/* Sets REMOVED (and REMOVAL_OWNER on a regular node) in node's word: the
- * commit of a del or of a bucket's removal. False if already removed. */
-static bool mark_removed(struct cds_lfht_node *node, uintptr_t flags)
+/* Sets REMOVED (and REMOVAL_OWNER when owner: a regular node) in node's
+ * word: the commit of a del or of a bucket's removal. False if already
+ * removed. */
+static bool mark_removed(struct cds_lfht_node *node, bool owner)
 {
 	/* Relaxed: the commit validates the word. */
 	uintptr_t word = rcu_atomic_load(&node->next, memory_order_relaxed);
 
 	do {
-		if (lfht_is_removed(word))
-			return lfht_mutant(LFHT_MUTANT_DEL_TWICE) &&
-			       (flags & LFHT_REMOVAL_OWNER_);
+		if (lfht_is_removed_(word))
+			return lfht_mutant(LFHT_MUTANT_DEL_TWICE) && owner;
 		/* The winner of racing dels and replaces (replace_commit()
 		 * CASes the same word) is the one whose commit sets REMOVED.
 		 * For a bucket, the commit's release half also hands the
 		 * lowered size stored before it in shrink_order() to the
 		 * updaters that see REMOVED and restart (cursor_restart()). */
-	} while (!list_commit(&node->next, &word, word | flags));
+	} while (!list_commit(&node->next, &word, lfht_removed_word_(word, owner)));
 	return true;
 }
 
 bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
-	if (!mark_removed(node, LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_))
+	if (!mark_removed(node, true))
 		return false;
 	/* node must be unreachable before the caller starts its grace period.
 	 * Its reverse hash gives back a hash with the same bucket bits. */
@@ -365,7 +368,7 @@ bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 {
 	unsigned order = lfht_order_of_index_(index);
-	unsigned long parent = index - ((1UL << order) >> 1);
+	unsigned long parent = index - (lfht_order_first_(order));
 	unsigned long bucket_rh = lfht_reverse_bits_(index);
 	struct cds_lfht_node *bucket = lfht_bucket_at(ht, index);
 	struct list_cursor c;
@@ -378,20 +381,20 @@ void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 			cursor_advance(&c);
 			continue;
 		}
-		lfht_assert(!lfht_is_removed(c.prev_word) && c.prev_rh < bucket_rh,
+		lfht_assert(!lfht_is_removed_(c.prev_word) && c.prev_rh < bucket_rh,
 			    "list.c: a bucket node is linked after an unremoved node of smaller "
 			    "reverse hash, before regular nodes of its own");
 		/* Relaxed: published by the release CAS below. */
 		rcu_atomic_store(&bucket->next,
-				 cursor_link_to_cur(&c, bucket_rh) | LFHT_BUCKET_,
+				 lfht_as_bucket_(cursor_link_to_cur(&c, bucket_rh)),
 				 memory_order_relaxed);
 		/* Release: publishes the bucket's fields; pairs with the acquire
 		 * ->next loads of traversals (lfht_load_next_() in lfht-inline.h, the
 		 * cursor). Acquire on failure: pairs with the CAS that changed
 		 * prev's word, as in cursor_restart(). */
 		if (rcu_atomic_cas(&c.prev->next, &c.prev_word,
-				   lfht_link_to_(c.prev_rh, bucket, bucket_rh) |
-				   (c.prev_word & LFHT_BUCKET_),
+				   lfht_relink_(c.prev_word,
+						lfht_link_to_(c.prev_rh, bucket, bucket_rh)),
 				   memory_order_release, memory_order_acquire))
 			return;
 		cursor_settle(&c);
@@ -401,7 +404,7 @@ void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 void lfht_list_remove_bucket(struct cds_lfht *ht, struct cds_lfht_node *bucket,
 			     unsigned long index)
 {
-	mark_removed(bucket, LFHT_REMOVED_);
+	mark_removed(bucket, false);
 	/* From its parent's bucket: the index is its own hash. */
 	list_unlink_removed(ht, index);
 }

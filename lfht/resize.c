@@ -202,7 +202,7 @@ static void crew_link(struct resize_crew *crew, struct resize_part *parts, unsig
 {
 	uint32_t left;
 
-	crew->first = (1UL << order) >> 1;
+	crew->first = lfht_order_first_(order);
 	/* Release: publishes first (and the order published before it) to
 	 * the helpers; pairs with their acquire load of go. */
 	rcu_atomic_store(&crew->go, 1, memory_order_release);
@@ -250,7 +250,7 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 	struct lfht_orders_block *replaced;
 	struct resize_crew crew;
 	struct cds_lfht_node *table;
-	unsigned nr = crew_start(ht, &crew, parts, lfht_order_len(order));
+	unsigned nr = crew_start(ht, &crew, parts, lfht_order_len_(order));
 
 	lfht_gate_enter();
 	table = lfht_orders_reserve(ht, order, &replaced) ? NULL : lfht_order_alloc(ht, order);
@@ -258,7 +258,7 @@ static bool grow_order(struct cds_lfht *ht, unsigned order)
 		lfht_order_publish(ht, order, table);
 		crew_link(&crew, parts, nr, order);
 		lfht_assert(rcu_atomic_load(&ht->view.size, memory_order_relaxed) ==
-			    (1UL << order) >> 1 && lfht_order_table(ht, order) == table,
+			    lfht_order_first_(order) && lfht_order_table(ht, order) == table,
 			    "resize.c: grow publishes one order above size, then stores size");
 		/* Release: every bucket of the order is linked (the helpers'
 		 * links by the acquire of left) and its entry published; pairs
@@ -289,7 +289,7 @@ static void resize_grow(struct cds_lfht *ht, unsigned long size, unsigned long t
 static void shrink_order(struct cds_lfht *ht, unsigned order)
 {
 	const struct rcu_flavour *f = ht->flavour;
-	unsigned long first = (1UL << order) >> 1, len = lfht_order_len(order);
+	unsigned long first = lfht_order_first_(order), len = lfht_order_len_(order);
 	struct cds_lfht_node *table = lfht_order_table(ht, order);
 
 	/* Relaxed: only the resize_lock holder stores size. */
@@ -310,7 +310,7 @@ static void shrink_order(struct cds_lfht *ht, unsigned order)
 		for (; i < stop; i++) {
 			lfht_list_remove_bucket(ht, lfht_table_bucket_(table, i), first + i);
 			/* Relaxed: our own commit. */
-			lfht_assert(lfht_is_removed(rcu_atomic_load(&lfht_table_bucket_(table, i)->next,
+			lfht_assert(lfht_is_removed_(rcu_atomic_load(&lfht_table_bucket_(table, i)->next,
 								    memory_order_relaxed)),
 				    "resize.c: shrink marks each bucket of the order removed");
 		}

@@ -73,7 +73,7 @@ static int table_populate(struct cds_lfht *ht, unsigned long init_size)
 {
 	for (unsigned order = 1; order <= lfht_log2(init_size); order++) {
 		struct cds_lfht_node *table = lfht_order_alloc(ht, order);
-		unsigned long len = lfht_order_len(order);
+		unsigned long len = lfht_order_len_(order);
 
 		if (!table)
 			return -ENOMEM;
@@ -115,7 +115,7 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht = alloc.zalloc(sizeof(*ht), alloc.ctx);
 	/* Bucket 0 lies in ht: above 2^48 no link could hold it
 	 * (require_linkable()), which is memory the table cannot use. */
-	if (ht && ((uintptr_t)(ht + 1) & LFHT_TAG_MASK_)) {
+	if (ht && !lfht_below_tag_(ht, sizeof(*ht))) {
 		alloc.free(ht, sizeof(*ht), alloc.ctx);
 		ht = NULL;
 	}
@@ -130,7 +130,7 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht->attr = attr;
 	ht->flags = flags;
 	/* Relaxed: nothing else sees the table yet. */
-	rcu_atomic_store(&ht->bucket0.next, (uintptr_t)LFHT_BUCKET_, memory_order_relaxed);
+	rcu_atomic_store(&ht->bucket0.next, lfht_as_bucket_(0), memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
 	if (lfht_orders_init(ht, init_size) ||
 	    ((flags & CDS_LFHT_ACCOUNTING) && lfht_counters_create(ht)) ||
@@ -195,11 +195,11 @@ unsigned long lfht_nr_buckets(struct cds_lfht *ht)
 
 /* ---- updates -------------------------------------------------------------- */
 
-/* A link holds a node's address below its tag (<lfht/lfht-inline.h>):
+/* A link holds a node's address below its tag (<lfht/lfht-word.h>):
  * a node above 2^48 cannot be linked, in any build. */
 static void require_linkable(const struct cds_lfht_node *node, const char *call)
 {
-	if ((uintptr_t)node & LFHT_TAG_MASK_)
+	if (!lfht_below_tag_(node, sizeof(*node)))
 		lfht_misuse(call, "the node lies above 2^48, where a link keeps its tag "
 			    "(build lfht with -Dtagged_links=false)");
 }

@@ -2,11 +2,11 @@
  * gp.pml - the updater half of a grace period, shared by memb.pml and
  * qsbr.pml, and the weak-memory machinery both use.
  *
- * Models rcu/src/gp.c (lines of today's sources): gp_run() (150-168,
- * the seq_cst increment by RCU_GP_STEP_ and the fence on all readers),
- * gp_wait_for_readers() (114-148: scan, spin, futex = -1, fence, rescan,
- * withdraw or sleep), gp_scan_readers() (94-111) and wake_writer_()
- * (226-233), with the two futex calls of rcu/src/futex.h (17-26). One synchronize_rcu() by one
+ * Models rcu/src/gp.c: gp_run() (the seq_cst increment by RCU_GP_STEP_
+ * and the fence on all readers), gp_wait_for_readers() (scan, spin,
+ * futex = -1, fence, rescan, withdraw or sleep), gp_scan_readers() and
+ * wake_writer_(), with the two futex calls of rcu/src/futex.h
+ * (futex_wait() and futex_wake()). One synchronize_rcu() by one
  * updater: gp_lock and the tickets of gp_synchronize() (note 6) only
  * serialise and share grace periods and are left out, as is the registry
  * lock (readers never take it on their fast paths).

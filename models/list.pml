@@ -3,24 +3,20 @@
  * del, replace, unlink with helping, bucket insertion (grow) and bucket
  * removal (shrink), with a reader doing lookups.
  *
- * Models (function names of today's sources; lines as of the commit that
- * last updated this header, after the list.c/iter.c split):
- *   lfht/list.c     list_commit() (72-85: the fences and seq_cst CAS of every
- *                   commit), cursor_settle() (132-148) and help_unlink()
- *                   (112-125), lfht_list_add() (210-240),
- *                   replace_commit() (185-197) and lfht_list_replace()
- *                   (242-255: cds_lfht_replace), mark_removed() (259-274)
- *                   and lfht_list_del() (276-284: cds_lfht_del),
- *                   list_unlink_removed() (201-208),
- *                   lfht_list_add_bucket() (288-313),
- *                   lfht_list_remove_bucket() (315-321)
- *   lfht/resize.c   grow_order() (246-268): link the order's buckets, then
- *                   store size; shrink_order() (280-303): store the lower
- *                   size, remove and unlink the buckets; then
- *                   resize_finish_shrink(): a grace period, the frees
- *   include/lfht/lfht-inline.h  lfht_view_bucket_() (93-105),
- *                   lfht_find_from_() (155-173), lfht_lookup_inline_()
- *                   (176-185)
+ * Models (by function name):
+ *   lfht/list.c     list_commit() (the fences and seq_cst CAS of every
+ *                   commit), cursor_settle() and help_unlink(),
+ *                   lfht_list_add(), replace_commit() and
+ *                   lfht_list_replace() (cds_lfht_replace), mark_removed()
+ *                   and lfht_list_del() (cds_lfht_del),
+ *                   list_unlink_removed(), lfht_list_add_bucket(),
+ *                   lfht_list_remove_bucket()
+ *   lfht/resize.c   grow_order(): link the order's buckets, then store
+ *                   size; shrink_order(): store the lower size, remove and
+ *                   unlink the buckets; then resize_finish_shrink(): a
+ *                   grace period, the frees
+ *   include/lfht/lfht-inline.h  lfht_view_bucket_(), lfht_find_from_()
+ *                   and lfht_walk_step_(), lfht_lookup_inline_()
  *
  * Abstractions. Every load, store and CAS of a next word (or of size) is
  * one atomic step; steps interleave sequentially consistently, except the

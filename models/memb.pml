@@ -3,12 +3,13 @@
  * whose ctr word holds snapshot + nesting, the membarrier that stands in for
  * the readers' fences, the updater's scan and its futex sleep.
  *
- * Models the reader with the nesting merged into the ctr word (lines of
- * today's sources):
- *   rcu/include/rcu/memb.h  rcu_memb_read_lock_fast_() (93-116),
- *                           rcu_memb_read_unlock_fast_() (118-143),
- *                           rcu_memb_reader_fence_() (72-85)
- *   rcu/src/memb.c          flavour_fence_all_readers() (58-74)
+ * Models the reader with the nesting merged into the ctr word (by
+ * function name):
+ *   rcu/include/rcu/memb.h  rcu_memb_read_lock_fast_(),
+ *                           rcu_memb_read_unlock_fast_()
+ *   rcu/include/rcu/reader.h  rcu_ctr_read_lock_outermost_(),
+ *                           rcu_ctr_read_unlock_(), rcu_ctr_reader_fence_()
+ *   rcu/src/memb.c          flavour_fence_all_readers()
  *   rcu/src/gp.c            the updater side, through gp.pml
  *   lock:   c = own ctr; if (c & 0xffff) == 0: ctr = load(gp.ctr) + 1,
  *           else ctr = c + 1; then the reader fence.
@@ -73,7 +74,7 @@ inline fence_all_readers()
 
 #include "gp.pml"
 
-/* rcu_memb_reader_fence_(): a compiler barrier under membarrier. */
+/* rcu_ctr_reader_fence_(): a compiler barrier under membarrier. */
 inline reader_fence(me)
 {
 #ifdef FENCE_MODE

@@ -2,11 +2,11 @@
  * qsbr.pml - the QSBR flavour's grace period: quiescent states, going
  * offline and online, the updater's scan and its futex sleep.
  *
- * Models (lines of today's sources):
- *   rcu/include/rcu/qsbr.h  rcu_qsbr_quiescent_state_inline_() (89-113),
- *                           rcu_qsbr_thread_offline_inline_() (115-129),
- *                           rcu_qsbr_thread_online_inline_() (131-145)
- *   rcu/src/qsbr.c          flavour_fence_all_readers() (74-79): a
+ * Models (by function name):
+ *   rcu/include/rcu/qsbr.h  rcu_qsbr_quiescent_state_inline_(),
+ *                           rcu_qsbr_thread_offline_inline_(),
+ *                           rcu_qsbr_thread_online_inline_()
+ *   rcu/src/qsbr.c          flavour_fence_all_readers(): a
  *                           seq_cst fence on the updater only
  *   rcu/src/gp.c            the updater side, through gp.pml
  *

@@ -606,7 +606,7 @@ static void break_the_order(void)
 
 	ht = quiet_table();
 	word = rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed);
-	while (lfht_is_bucket(rcu_atomic_load(&lfht_ptr_(word)->next, memory_order_relaxed)))
+	while (lfht_is_bucket_(rcu_atomic_load(&lfht_ptr_(word)->next, memory_order_relaxed)))
 		word = rcu_atomic_load(&lfht_ptr_(word)->next, memory_order_relaxed);
 	lfht_ptr_(word)->reverse_hash = ~0UL;
 	lfht_check_invariants_(ht);
@@ -626,22 +626,21 @@ static void unlink_a_bucket(void)
 	     prev = lfht_ptr_(word))
 		;
 	rcu_atomic_store(&prev->next,
-			 (rcu_atomic_load(&bucket->next, memory_order_relaxed) &
-			  ~(uintptr_t)LFHT_FLAGS_) | (word & LFHT_FLAGS_),
+			 lfht_relink_(word, lfht_link_of_(rcu_atomic_load(&bucket->next,
+									  memory_order_relaxed))),
 			 memory_order_relaxed);
 	lfht_check_invariants_(ht);
 }
 
-/* Bucket 0's link tagged as leading to an element whose reverse hash
- * begins with 11 ones (d = 0, the 10 bits all set): more than any of the
- * table's (a bucket of 4 or a node of 16 keys). */
+/* Bucket 0's link tagged as leading to an element of reverse hash ~0UL:
+ * more than any of the table's (a bucket of 4 or a node of 16 keys). */
 static void spoil_a_tag(void)
 {
 	struct cds_lfht *ht = quiet_table();
 	uintptr_t word = rcu_atomic_load(&ht->bucket0.next, memory_order_relaxed);
 
 	rcu_atomic_store(&ht->bucket0.next,
-			 (word & ~LFHT_TAG_MASK_) | ((uintptr_t)(1 << 10 | 0x3ff) << LFHT_TAG_SHIFT_),
+			 lfht_relink_(word, lfht_link_to_(0, lfht_ptr_(word), ~0UL)),
 			 memory_order_relaxed);
 	lfht_check_invariants_(ht);
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lfht/lfht-inline.h - the inline fast path of <lfht/lfht.h>: the lookup,
- * and what it reads of a table (the view at its start, the bucket
- * arithmetic, the flags of next words). Included by <lfht/lfht.h>; nothing
- * here is API, and names ending in '_' may change between versions. The
- * library's own files share these inlines (lfht/buckets.c, lfht/iter.c).
+ * the batch and the duplicate walk, and what they read of a table: the
+ * view at its start and the bucket layout in both directions (index to
+ * bucket, bucket to reverse hash). It calls nothing in the library: a
+ * lookup runs here whole. Next words are read through their codec,
+ * <lfht/lfht-word.h>. Included by <lfht/lfht.h>; nothing here is API, and
+ * names ending in '_' may change between versions. The library's own
+ * files share these inlines (lfht/buckets.c, lfht/list.c, lfht/iter.c).
  */
 #ifndef LFHT_LFHT_INLINE_H
 #define LFHT_LFHT_INLINE_H
@@ -13,84 +16,18 @@
 #error "include <lfht/lfht.h>, not <lfht/lfht-inline.h>"
 #endif
 
-/*
- * What liblfht exports: every name carries the lfht_ prefix, so that a
- * process may also hold liburcu's cds_lfht (its functions are named
- * cds_lfht_*, which lfht's headers give as static inlines over these).
- */
-LFHT_API struct cds_lfht *lfht_new_flavour(unsigned long init_size,
-					       unsigned long min_nr_alloc_buckets,
-					       unsigned long max_nr_buckets,
-					       int flags, pthread_attr_t *attr,
-					       const struct rcu_flavour *flavour);
-LFHT_API int lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr);
-LFHT_API void lfht_resize(struct cds_lfht *ht, unsigned long new_size);
-LFHT_API void lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
-				   unsigned long *count, long *split_count_after);
-LFHT_API void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
-				      const void *key, struct cds_lfht_iter *iter);
-LFHT_API void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter);
-LFHT_API void lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter);
-LFHT_API void lfht_add(struct cds_lfht *ht, unsigned long hash,
-			   struct cds_lfht_node *node);
-LFHT_API struct cds_lfht_node *lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
-						   cds_lfht_match_fct match,
-						   const void *key,
-						   struct cds_lfht_node *node);
-LFHT_API struct cds_lfht_node *lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
-						    cds_lfht_match_fct match,
-						    const void *key,
-						    struct cds_lfht_node *node);
-LFHT_API int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
-			      unsigned long hash, cds_lfht_match_fct match,
-			      const void *key, struct cds_lfht_node *new_node);
-LFHT_API int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node);
-LFHT_API int lfht_is_node_deleted(const struct cds_lfht_node *node);
-/* Aborts with "lfht: <call>: <rule>" unless the caller may read ht (QSBR:
- * registered and online; memb: inside rcu_read_lock()). */
-LFHT_API void lfht_check_reader_(struct cds_lfht *ht, const char *call);
-
-/* The debug check of the inline lookups: nothing without RCU_DEBUG_CHECKS. */
-#ifdef RCU_DEBUG_CHECKS
-static inline void lfht_debug_reader_(struct cds_lfht *ht, const char *call)
-{
-	lfht_check_reader_(ht, call);
-}
-#else
-static inline void lfht_debug_reader_(struct cds_lfht *ht, const char *call)
-{
-	(void)ht;
-	(void)call;
-}
-#endif
-
-/*
- * Flags in the low bits of cds_lfht_node.next describe the node that holds
- * the word: REMOVED (logically deleted: the word is frozen from then on),
- * BUCKET (a bucket node, never handed to the user), REMOVAL_OWNER (set in
- * the same atomic step as REMOVED by the one del or replace that won).
- */
-enum {
-	LFHT_REMOVED_ = 1,
-	LFHT_BUCKET_ = 2,
-	LFHT_REMOVAL_OWNER_ = 4,
-	LFHT_FLAGS_ = 7,
-};
+#include <lfht/lfht-word.h>
 
 struct cds_lfht_view_ {
 	/* Bucket count, a power of two; stored with release after every
 	 * bucket node it covers is linked. */
 	RCU_ATOMIC_(unsigned long) size;
-	/* orders[j]: bucket nodes 2^(j-1) .. 2^j - 1 (orders[0]: bucket 0).
-	 * A new array is published before the size that needs it. */
+	/* orders[j]: the table of bucket nodes 2^(j-1) .. 2^j - 1
+	 * (orders[0]: bucket 0). A new array is published before the size
+	 * that needs it. Entries 0 .. top hold tables and every entry after
+	 * them is NULL, the array's last included (lfht/buckets.c). */
 	RCU_ATOMIC_(RCU_ATOMIC_(struct cds_lfht_node *) *) orders;
 };
-
-#if ULONG_MAX > 0xffffffffUL
-#define LFHT_LONG_BITS_ 64
-#else
-#define LFHT_LONG_BITS_ 32
-#endif
 
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_bitreverse64) && __has_builtin(__builtin_bitreverse32)
@@ -154,6 +91,17 @@ static inline struct cds_lfht_node *lfht_table_bucket_(struct cds_lfht_node *tab
 	return (struct cds_lfht_node *)(void *)((lfht_bucket_word_ *)(void *)table + i);
 }
 
+/* The first bucket index of order, and its number of buckets. */
+static inline unsigned long lfht_order_first_(unsigned order)
+{
+	return (1UL << order) >> 1;
+}
+
+static inline unsigned long lfht_order_len_(unsigned order)
+{
+	return order ? lfht_order_first_(order) : 1UL;
+}
+
 /* Bucket node index in the orders array orders (entry of its order
  * loaded relaxed: the caller knows the order is published, see
  * lfht_view_bucket_()). Shared with lfht/buckets.c. */
@@ -167,7 +115,40 @@ static inline struct cds_lfht_node *lfht_bucket_in_(RCU_ATOMIC_(struct cds_lfht_
 	struct cds_lfht_node *table =
 		rcu_atomic_load(&orders[order], memory_order_relaxed);
 
-	return lfht_table_bucket_(table, index - ((1UL << order) >> 1));
+	return lfht_table_bucket_(table, index - lfht_order_first_(order));
+}
+
+/*
+ * The other direction: the reverse hash of a bucket, that of its index,
+ * found from its place among the tables of the orders array (never
+ * stored). A walk needs it only when it goes past a bucket that a tag does
+ * not settle: a bucket of a larger order than the walk's size (a grow or
+ * a shrink in progress), or one an iterator's untagged pointer leads to.
+ * ~0UL, which no bucket has, if bucket lies in none (never: lfht/check.c
+ * and lfht/list.c assert it).
+ */
+static inline unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
+						      const struct cds_lfht_node *bucket)
+{
+	/* Acquire: pairs with the release store of view.orders in
+	 * lfht_orders_reserve() (lfht/buckets.c). The caller reached bucket
+	 * through a link that it acquired, whose CAS (lfht_list_add_bucket())
+	 * came after the resizer published the array holding bucket's order
+	 * and the entries up to it: this load sees that array or a later
+	 * copy. */
+	RCU_ATOMIC_(struct cds_lfht_node *) *orders =
+		rcu_atomic_load(&view->orders, memory_order_acquire);
+	uintptr_t at = (uintptr_t)bucket, table;
+
+	/* Entries up to bucket's order are tables while a walk holds it; the
+	 * first NULL ends the array. Relaxed: published before the link, as
+	 * the array. */
+	for (unsigned j = 0;
+	     (table = (uintptr_t)rcu_atomic_load(&orders[j], memory_order_relaxed)) != 0; j++)
+		if (at >= table && at < table + lfht_order_len_(j) * sizeof(lfht_bucket_word_))
+			return lfht_reverse_bits_(lfht_order_first_(j) +
+						  (at - table) / sizeof(lfht_bucket_word_));
+	return ~0UL;
 }
 
 /* Where a search for hash starts: its bucket, and that bucket's reverse
@@ -192,115 +173,6 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 }
 
 /*
- * Tagged links. On 64-bit builds (unless LFHT_UNTAGGED_LINKS, the build
- * option tagged_links=false) the top 16 bits of a next word, the tag, say
- * where the reverse hash of the element it links to (S, a node or a
- * bucket) leaves that of the word's holder (H): d + 1 in the top 6 bits,
- * where S and H share their top d bits and S has the next one set (the
- * list is sorted: H < S), then the 10 bits of S that follow it. A walk
- * that knows H and its key K learns that S sorts after K without loading
- * S. A tag of 0 tells nothing (H == S, d > 62, or a pointer without one,
- * as an iterator keeps).
- *
- * A tag is never more than a lower bound: decoded from its holder, it
- * gives a value <= S's reverse hash, exact when written from the holder
- * (lfht_tag_()) and a lower bound when copied from an earlier holder
- * (decoding from a later holder H' <= S keeps every bit H' shares with
- * S). So a walk that stops on a tag never stops early.
- *
- * Linux keeps user addresses below 2^48 on x86-64, aarch64 and ppc64le
- * unless a program maps memory above on purpose; the library refuses a
- * node or bucket table above (lfht/table.c, lfht/buckets.c).
- */
-#if LFHT_LONG_BITS_ == 64 && !defined(LFHT_UNTAGGED_LINKS)
-#define LFHT_TAG_SHIFT_ 48
-#define LFHT_TAG_MASK_ (~(uintptr_t)0 << LFHT_TAG_SHIFT_)
-#else
-#define LFHT_TAG_SHIFT_ 0
-#define LFHT_TAG_MASK_ ((uintptr_t)0)
-#endif
-
-#if LFHT_TAG_SHIFT_
-/* The tag of a link from a holder of reverse hash holder to an element of
- * reverse hash element (>= holder), shifted into place. */
-static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long element)
-{
-	unsigned long diff = holder ^ element;
-	unsigned d;
-
-	if (!diff)
-		return 0;
-	d = (unsigned)__builtin_clzl(diff);
-	if (d == 63)
-		return 0;
-	/* d + 1 above the 10 bits of element after its differing bit. */
-	return (uintptr_t)(((unsigned long)(d + 1) << 10) | ((element << (d + 1)) >> 54))
-	       << LFHT_TAG_SHIFT_;
-}
-
-/*
- * Whether the element that word links to sorts after reverse hash key,
- * read from the tag alone (0 when the tag cannot tell); holder is the
- * reverse hash of the element holding word. With d and the 10 bits b from
- * the tag: S shares H's top d bits, so if K does too, S > K as soon as S's
- * next 11 bits, 1 then b, exceed K's.
- */
-static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
-{
-	unsigned long tag = (unsigned long)(word >> LFHT_TAG_SHIFT_);
-	unsigned d;
-
-	if (!(tag >> 10))
-		return 0;
-	d = (unsigned)(tag >> 10) - 1;
-	return ((holder ^ key) >> (63 - d) >> 1) == 0 &&
-	       ((tag & 0x3ffUL) | 0x400UL) > ((key << d) >> 53);
-}
-#else
-static inline uintptr_t lfht_tag_(unsigned long holder, unsigned long element)
-{
-	(void)holder;
-	(void)element;
-	return 0;
-}
-
-static inline int lfht_tag_after_(uintptr_t word, unsigned long holder, unsigned long key)
-{
-	(void)word;
-	(void)holder;
-	(void)key;
-	return 0;
-}
-#endif
-
-/* A link from a holder of reverse hash holder to element (NULL: the end),
- * of reverse hash element_rh, without flags. */
-static inline uintptr_t lfht_link_to_(unsigned long holder, const struct cds_lfht_node *element,
-				      unsigned long element_rh)
-{
-	return element ? (uintptr_t)element | lfht_tag_(holder, element_rh) : 0;
-}
-
-/* A link from a holder of reverse hash holder to node, a node. */
-static inline uintptr_t lfht_link_(unsigned long holder, const struct cds_lfht_node *node)
-{
-	return lfht_link_to_(holder, node, node ? node->reverse_hash : 0);
-}
-
-static inline struct cds_lfht_node *lfht_ptr_(uintptr_t word)
-{
-	return (struct cds_lfht_node *)(word & ~(LFHT_TAG_MASK_ | (uintptr_t)LFHT_FLAGS_));
-}
-
-/* The reverse hash of a bucket: its index's, found by its place in the
- * table's bucket tables (lfht/buckets.c). A walk needs it only when it
- * goes past a bucket, which a tag does not settle: a bucket of a larger
- * order than the walk's size (a grow or a shrink in progress), or one an
- * iterator's untagged pointer leads to. */
-LFHT_API unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
-						  const struct cds_lfht_node *bucket);
-
-/*
  * The step of every read walk: loads node's next word into *next and
  * returns whether node is live (neither a bucket node nor removed).
  */
@@ -311,7 +183,7 @@ static inline int lfht_load_next_(struct cds_lfht_node *node, uintptr_t *next)
 	 * lfht_list_add_bucket() and help_unlink() (lfht/list.c), so the
 	 * node it points at has its fields visible. */
 	*next = rcu_atomic_load(&node->next, memory_order_acquire);
-	return !(*next & (LFHT_REMOVED_ | LFHT_BUCKET_));
+	return lfht_is_live_(*next);
 }
 
 /* Counts one node visited by a read walk; test builds of the library
@@ -354,7 +226,7 @@ static inline int lfht_walk_step_(struct cds_lfht_view_ *view, uintptr_t *word,
 			*word = next;
 			return 2;
 		}
-	} else if (!(next & LFHT_BUCKET_)) {
+	} else if (!lfht_is_bucket_(next)) {
 		*holder = node->reverse_hash;
 	} else {
 		/* A bucket after an element of the key's reverse hash sorts

@@ -69,9 +69,11 @@ extern "C" {
  * the table.
  */
 struct cds_lfht_node {
-	/** The successor in the table's ordered list, with the table's flags in
-	 * the low three bits (hence the 8-byte alignment). Never read or write
-	 * it. */
+	/** The table's: a link to the successor in its ordered list, and
+	 * flags in the low three bits (hence the 8-byte alignment). On 64-bit
+	 * builds the top 16 bits of the link are a tag, a lower bound on the
+	 * successor's sort key that lets a lookup stop without loading it
+	 * (<lfht/lfht-word.h>). Never read or write it. */
 	LFHT_ALIGNAS_(8) RCU_ATOMIC_(uintptr_t) next;
 	/** The bit-reversed hash, the list's sort key. Set by the table when the
 	 * node is added; never write it. */
@@ -130,8 +132,59 @@ enum {
 	CDS_LFHT_ACCOUNTING = (1U << 1),
 };
 
-/* The exported functions behind the cds_lfht_* inlines below, the inline
- * lookup and what it reads of a table: <lfht/lfht-inline.h>, not API. */
+/*
+ * What liblfht exports: every name carries the lfht_ prefix, so that a
+ * process may also hold liburcu's cds_lfht (its functions are named
+ * cds_lfht_*, which lfht's headers give as static inlines over these).
+ */
+LFHT_API struct cds_lfht *lfht_new_flavour(unsigned long init_size,
+					       unsigned long min_nr_alloc_buckets,
+					       unsigned long max_nr_buckets,
+					       int flags, pthread_attr_t *attr,
+					       const struct rcu_flavour *flavour);
+LFHT_API int lfht_destroy(struct cds_lfht *ht, pthread_attr_t **attr);
+LFHT_API void lfht_resize(struct cds_lfht *ht, unsigned long new_size);
+LFHT_API void lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
+				   unsigned long *count, long *split_count_after);
+LFHT_API void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
+				      const void *key, struct cds_lfht_iter *iter);
+LFHT_API void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter);
+LFHT_API void lfht_next(struct cds_lfht *ht, struct cds_lfht_iter *iter);
+LFHT_API void lfht_add(struct cds_lfht *ht, unsigned long hash,
+			   struct cds_lfht_node *node);
+LFHT_API struct cds_lfht_node *lfht_add_unique(struct cds_lfht *ht, unsigned long hash,
+						   cds_lfht_match_fct match,
+						   const void *key,
+						   struct cds_lfht_node *node);
+LFHT_API struct cds_lfht_node *lfht_add_replace(struct cds_lfht *ht, unsigned long hash,
+						    cds_lfht_match_fct match,
+						    const void *key,
+						    struct cds_lfht_node *node);
+LFHT_API int lfht_replace(struct cds_lfht *ht, struct cds_lfht_iter *old_iter,
+			      unsigned long hash, cds_lfht_match_fct match,
+			      const void *key, struct cds_lfht_node *new_node);
+LFHT_API int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node);
+LFHT_API int lfht_is_node_deleted(const struct cds_lfht_node *node);
+/* Aborts with "lfht: <call>: <rule>" unless the caller may read ht (QSBR:
+ * registered and online; memb: inside rcu_read_lock()). */
+LFHT_API void lfht_check_reader_(struct cds_lfht *ht, const char *call);
+
+/* The debug check of the inline lookups: nothing without RCU_DEBUG_CHECKS. */
+#ifdef RCU_DEBUG_CHECKS
+static inline void lfht_debug_reader_(struct cds_lfht *ht, const char *call)
+{
+	lfht_check_reader_(ht, call);
+}
+#else
+static inline void lfht_debug_reader_(struct cds_lfht *ht, const char *call)
+{
+	(void)ht;
+	(void)call;
+}
+#endif
+
+/* The inline lookup and what it reads of a table: <lfht/lfht-inline.h>,
+ * not API. */
 #include <lfht/lfht-inline.h>
 
 /**
@@ -153,7 +206,7 @@ static inline void cds_lfht_node_init(struct cds_lfht_node *node)
 {
 	/* Relaxed: the node is private; an add stores its word anew and
 	 * publishes it. */
-	rcu_atomic_store(&node->next, (uintptr_t)LFHT_REMOVED_, memory_order_relaxed);
+	rcu_atomic_store(&node->next, lfht_removed_word_(0, 0), memory_order_relaxed);
 }
 
 /**
@@ -172,8 +225,7 @@ static inline void cds_lfht_node_init(struct cds_lfht_node *node)
 static inline void cds_lfht_node_init_deleted(struct cds_lfht_node *node)
 {
 	/* Relaxed: as in cds_lfht_node_init(). */
-	rcu_atomic_store(&node->next, (uintptr_t)(LFHT_REMOVED_ | LFHT_REMOVAL_OWNER_),
-			 memory_order_relaxed);
+	rcu_atomic_store(&node->next, lfht_removed_word_(0, 1), memory_order_relaxed);
 }
 
 /**
