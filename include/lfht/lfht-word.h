@@ -43,6 +43,10 @@
 #ifndef LFHT_LFHT_WORD_H
 #define LFHT_LFHT_WORD_H
 
+#ifndef LFHT_LFHT_H
+#error "include <lfht/lfht.h>, not <lfht/lfht-word.h>"
+#endif
+
 #if ULONG_MAX > 0xffffffffUL
 #define LFHT_LONG_BITS_ 64
 #else

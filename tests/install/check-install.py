@@ -62,7 +62,8 @@ def main():
     def want(path):
         if not path.exists():
             errors.append(f'not installed: {path.relative_to(destdir)}')
-    for h in ['lfht/lfht.h', 'lfht/lfht-inline.h', 'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
+    for h in ['lfht/lfht.h', 'lfht/lfht-exports.h', 'lfht/lfht-inline.h', 'lfht/lfht-word.h',
+              'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
               'rcu/bp.h', 'rcu/mb.h', 'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
         want(includedir / h)
     rcuds = source / 'ds/include'
