@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lfht/iter.c - every read walk: lookup (the exported twin of the inline
- * one), first, next, next_duplicate (the inline lookup's walk, which never
- * leaves the key's run), is_node_deleted, and the counting walks (the node
+ * lfht/iter.c - every read walk: lookup and next_duplicate (the exported
+ * twins of the inline ones, whose walk never leaves the key's run), first,
+ * next, is_node_deleted, and the counting walks (the node
  * count, the emptiness check of destroy, the load estimate of resize.c).
  *
  * Owns nothing and writes nothing shared. A traversal follows next words,
@@ -89,11 +89,7 @@ void lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 			 const void *key, struct cds_lfht_iter *iter)
 {
 	lfht_call_reader(ht, "cds_lfht_next_duplicate");
-	/* The key's run only: the walk stops at the first larger reverse
-	 * hash, bucket and removed nodes included. */
-	if (iter->node)
-		lfht_find_from_(&ht->view, (uintptr_t)iter->next, iter->node->reverse_hash,
-				iter->node->reverse_hash, match, key, iter);
+	lfht_next_duplicate_inline_(ht, match, key, iter);
 	lfht_call_end(ht);
 }
 

@@ -280,6 +280,19 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 	lfht_find_from_(view, first, holder, lfht_reverse_bits_(hash), match, key, iter);
 }
 
+/* cds_lfht_next_duplicate(), inline for the same reason: the key's run
+ * only, from the node iter is at (its successor as seen with it); the walk
+ * stops at the first larger reverse hash, buckets and removed nodes
+ * included. */
+static inline void lfht_next_duplicate_inline_(struct cds_lfht *ht, cds_lfht_match_fct match,
+					       const void *key, struct cds_lfht_iter *iter)
+{
+	if (iter->node)
+		lfht_find_from_((struct cds_lfht_view_ *)(void *)ht, (uintptr_t)iter->next,
+				iter->node->reverse_hash, iter->node->reverse_hash, match, key,
+				iter);
+}
+
 /* Lookups in flight at once in lfht_lookup_batch_inline_(). */
 #define LFHT_BATCH_WINDOW_ 16
 

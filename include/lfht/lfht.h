@@ -365,7 +365,8 @@ LFHT_API void lfht_lookup(struct cds_lfht *ht, unsigned long hash,
 static inline void cds_lfht_next_duplicate(struct cds_lfht *ht, cds_lfht_match_fct match,
 					   const void *key, struct cds_lfht_iter *iter)
 {
-	lfht_next_duplicate(ht, match, key, iter);
+	lfht_debug_reader_(ht, "cds_lfht_next_duplicate");
+	lfht_next_duplicate_inline_(ht, match, key, iter);
 }
 
 /**
