@@ -5,8 +5,8 @@
  * Models rcu/src/gp.c (lines of today's sources): gp_run() (150-168,
  * the seq_cst increment by RCU_GP_STEP_ and the fence on all readers),
  * gp_wait_for_readers() (114-148: scan, spin, futex = -1, fence, rescan,
- * withdraw or sleep), gp_scan_readers() (94-111) and wake_writer_()
- * (226-233), with the two futex calls of rcu/src/futex.h (17-26). One synchronize_rcu() by one
+ * withdraw or sleep), the scan it calls (registry_sweep() of
+ * rcu/src/registry.c) and wake_writer_() (rcu/src/gpstate.c), with the two futex calls of rcu/src/futex.h (17-26). One synchronize_rcu() by one
  * updater: gp_lock and the tickets of gp_synchronize() (note 6) only
  * serialise and share grace periods and are left out, as is the registry
  * lock (readers never take it on their fast paths).
@@ -119,7 +119,7 @@ inline wake_writer(me, old)
 	old = 0
 }
 
-/* gp_scan_readers(): one acquire load of each pending reader's slot. */
+/* registry_sweep() (rcu/src/registry.c): one acquire load of each pending reader's slot. */
 inline scan_readers(pending, target, i, c)
 {
 	i = 0;
