@@ -5,14 +5,13 @@
  * -DRCU_BUILD_BP or -DRCU_BUILD_MB. This header picks that flavour's public
  * header and gives every internal name the flavour prefix (rcu_qsbr_*_ /
  * rcu_memb_*_ / rcu_bp_*_ / rcu_mb_*_), so the libraries can be linked,
- * even statically, into one
- * program. Internal names are hidden
+ * even statically, into one program. Internal names are hidden
  * (gnu_symbol_visibility: hidden); only RCU_API names are exported.
  *
- * The units, bottom first; each calls (or uses the data of) only units on
- * lines above its own, never one beside or below it, so that nothing
- * depends on itself through others (tests/install/check-layering.py
- * checks it on the built objects):
+ * The units, bottom first: each calls (or uses the data of) only units
+ * listed above it, never one below, so that no unit depends on itself
+ * through others (tests/install/check-layering.py checks it on the built
+ * objects; the shared data of this header is inline or macros):
  *   debug.c     the misuse report
  *   gpstate.c   the grace-period state the inline read side reads (counter,
  *               futex, fence mode) and the reader's wake-up of an updater
