@@ -11,11 +11,14 @@ the public headers never reach into the sources.
    global symbols (functions and data, internal hidden names included); a
    unit that leaves a symbol undefined which another unit defines depends
    on that unit (it calls it or uses its data). The dependency graph must
-   have no cycle: a cycle is reported with the symbols of each step, e.g.
-     rcu-bp: registry -> bp (rcu_bp_bp_pending_absorb_) -> registry
-     (rcu_bp_registry_readers_)
-   and the layering found (each unit after everything it depends on) is
-   printed when there is none.
+   have no cycle: each group of units that depend on each other is
+   reported with one shortest cycle through it and the symbols of each
+   step, e.g.
+     rcu-bp: cycle among {bp, registry, ...}: bp -> registry
+     (rcu_bp_reader_, ...); registry -> bp (rcu_bp_bp_pending_absorb_, ...)
+   and the layering found (level 0: units that depend on no other; each
+   next level depends only on levels before it) is printed when there is
+   none.
 2. Headers. No header under SOURCE_ROOT/include or SOURCE_ROOT/rcu/include
    may #include a header of the sources (SOURCE_ROOT/lfht or
    SOURCE_ROOT/rcu/src): checked on every #include line, quoted names
