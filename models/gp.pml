@@ -4,8 +4,9 @@
  *
  * Models rcu/src/gp.c: gp_run() (the seq_cst increment by RCU_GP_STEP_
  * and the fence on all readers), gp_wait_for_readers() (scan, spin,
- * futex = -1, fence, rescan, withdraw or sleep), gp_scan_readers() and
- * wake_writer_(), with the two futex calls of rcu/src/futex.h
+ * futex = -1, fence, rescan, withdraw or sleep), the scan it calls
+ * (registry_sweep() of rcu/src/registry.c) and wake_writer_()
+ * (rcu/src/gpstate.c), with the two futex calls of rcu/src/futex.h
  * (futex_wait() and futex_wake()). One synchronize_rcu() by one
  * updater: gp_lock and the tickets of gp_synchronize() (note 6) only
  * serialise and share grace periods and are left out, as is the registry
@@ -119,7 +120,7 @@ inline wake_writer(me, old)
 	old = 0
 }
 
-/* gp_scan_readers(): one acquire load of each pending reader's slot. */
+/* registry_sweep() (rcu/src/registry.c): one acquire load of each pending reader's slot. */
 inline scan_readers(pending, target, i, c)
 {
 	i = 0;

@@ -54,9 +54,15 @@
  * link is accessed through the GCC/clang __atomic builtins, as rcu/pointer.h
  * does for RCU pointers.
  *
- * Relies on: gp.c through the flavour object (synchronize_rcu), qsbr.c /
- * memb.c (online/offline hooks), futex.h (plus one futex wait with a
- * deadline of its own here).
+ * Owns: the queue (cb_q, cb_stub), the worker and its start-up state.
+ * call_rcu() and rcu_barrier() are call_rcu_queue() and call_rcu_barrier()
+ * (their exported names are lifecycle.c's).
+ *
+ * Relies on: gp.c (gp_synchronize_rcu()), thread.c (the worker registers
+ * as any thread), qsbr.c / memb.c (the quiescent-state ops and the wait
+ * hooks), futex.h (plus one futex wait with a deadline of its own here),
+ * debug.c. The worker calls them directly, not through the flavour object
+ * (which is above this file, lifecycle.c): the same functions.
  */
 #define _GNU_SOURCE
 #include <linux/futex.h>
@@ -171,7 +177,7 @@ static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
 		if (next == NULL)
 			break;
 		if (i % CB_QS_INTERVAL == 0)
-			rcu_flavour.quiescent_state();
+			flavour_op_quiescent_state();
 		n = next;
 	}
 	cb_in_callback = false;
@@ -259,11 +265,11 @@ static void *cb_worker(void *arg)
 	/* A name of its own: a new thread inherits its creator's, and the
 	 * first call_rcu() may come from any thread (a library's named
 	 * worker, say, which tools and tests then find twice). */
-	snprintf(name, sizeof(name), "rcu-cb-%s", rcu_flavour.name);
+	snprintf(name, sizeof(name), "rcu-cb-%s", FLAVOUR_NAME);
 	pthread_setname_np(pthread_self(), name);
-	rcu_flavour.register_thread();
+	thread_register();
 	/* QSBR: offline except around callbacks (see the top comment). */
-	rcu_flavour.thread_offline();
+	flavour_op_thread_offline();
 	for (;;) {
 		/* Relaxed: a hint; cb_sleep() and cb_take_batch() re-read. */
 		if (rcu_atomic_load(&cb_q.tail, memory_order_relaxed) == &cb_stub) {
@@ -277,11 +283,11 @@ static void *cb_worker(void *arg)
 		if (!cb_take_batch(&first, &last))
 			continue;
 		/* The worker is offline: the grace period waits for others. */
-		rcu_flavour.synchronize_rcu();
-		rcu_flavour.thread_online();
+		gp_synchronize_rcu();
+		flavour_op_thread_online();
 		cb_run_batch(first, last);
 		/* QSBR: the callbacks' own read-side accesses are over. */
-		rcu_flavour.thread_offline();
+		flavour_op_thread_offline();
 	}
 	return NULL;
 }
@@ -348,7 +354,7 @@ static void cb_enqueue(struct rcu_head *head, void (*func)(struct rcu_head *head
 		futex_wake(&cb_q.futex, 1);
 }
 
-void RCU_SYM_(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head))
+void call_rcu_queue(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
 	cb_enqueue(head, func, 1);
 }
@@ -370,7 +376,7 @@ static void cb_barrier_done(struct rcu_head *head)
 	futex_wake(&b->done, 1);
 }
 
-void RCU_SYM_(barrier)(void)
+void call_rcu_barrier(void)
 {
 	struct cb_barrier b = { .done = 0 };
 	bool was_online;

@@ -4,8 +4,10 @@
  * concurrent synchronize_rcu() callers, advancing the counter, and waiting
  * for readers (spin briefly, then sleep on a futex).
  *
- * Owns: the exported grace-period state (self_gp: counter, futex flag), the
- * grace-period mutex and the request/completion tickets.
+ * Owns: the grace-period lock and the request/completion tickets, and the
+ * only writes of the counter and of the futex's -1 (self_gp itself and the
+ * readers' wake-up, wake_writer_(), are defined in gpstate.c, below the
+ * flavour hooks that read them).
  *
  * Memory ordering (the RCU-core part of docs/memory-ordering.md):
  *
@@ -40,7 +42,8 @@
  *     scan sees its nonzero snapshot.
  *
  *  4. Readers leaving. The slot store of 0 (unlock, offline) and of a new
- *     counter (quiescent state) is a release; the scan loads it with acquire.
+ *     counter (quiescent state) is a release; the scan (registry_sweep(),
+ *     registry.c) loads it with acquire.
  *     So everything the reader did in its section happens before the
  *     updater returns from synchronize_rcu() and frees.
  *
@@ -64,8 +67,9 @@
  *     covered also sees every reader that held it up gone, as
  *     synchronize_rcu()'s own caller does.
  *
- * Relies on: registry.c (list, lock), qsbr.c/memb.c (fence and wait hooks),
- * futex.h.
+ * Relies on: registry.c (the lock, the sweep of the list onto a private
+ * "done" list and back: gp.c never links a reader itself), gpstate.c
+ * (self_gp), qsbr.c/memb.c (fence and wait hooks), futex.h.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -84,8 +88,6 @@
  */
 #define GP_SPINS 100
 
-struct rcu_gp_ self_gp = { .ctr = RCU_GP_STEP_ };
-
 /*
  * One grace period at a time; gp_completed is written under it. A futex
  * lock, not a pthread mutex: fork() does not take it (see gp_fork_prepare),
@@ -100,36 +102,17 @@ static _Atomic uint64_t gp_completed;
 static pthread_mutex_t gp_req_mutex = PTHREAD_MUTEX_INITIALIZER;
 static uint64_t gp_requested;
 
-/* Moves the readers of pending that no longer hold up target to done. */
-static void gp_scan_readers(struct rcu_reader_ *pending,
-			    struct rcu_reader_ *done, uint64_t target)
-{
-	struct rcu_reader_ *r = pending->next;
-
-	while (r != pending) {
-		struct rcu_reader_ *next = r->next;
-		/* Acquire: pairs with the release stores of the slot in
-		 * read_unlock, quiescent_state and thread_offline (note 4). */
-		uint64_t c = rcu_atomic_load(&r->ctr, memory_order_acquire);
-
-		if (c == 0 || c >= target) {
-			reader_list_del(r);
-			reader_list_add_tail(r, done);
-		}
-		r = next;
-	}
-}
-
-/* Called and returns with registry_lock() held; drops it to sleep. */
+/*
+ * Called and returns with registry_lock() held; drops it to sleep. The
+ * readers that no longer hold up target wait on done, this grace period's
+ * private list, until the end (registry.c), so each is loaded once.
+ */
 static void gp_wait_for_readers(uint64_t target)
 {
-	struct rcu_reader_ done;
-	struct rcu_reader_ *pending = &registry_readers;
+	struct rcu_reader_ done = READER_LIST_INIT(done);
 
-	reader_list_init(&done);
 	for (unsigned spins = 0;; spins++) {
-		gp_scan_readers(pending, &done, target);
-		if (reader_list_empty(pending))
+		if (registry_sweep(&done, target))
 			break;
 		if (spins < GP_SPINS) {
 			rcu_cpu_relax();
@@ -140,8 +123,7 @@ static void gp_wait_for_readers(uint64_t target)
 		/* Pairs with the readers' fence between slot store and futex
 		 * load (note 5). */
 		flavour_fence_all_readers();
-		gp_scan_readers(pending, &done, target);
-		if (reader_list_empty(pending)) {
+		if (registry_sweep(&done, target)) {
 			/* Relaxed: only withdraws the sleep; a reader that
 			 * saw -1 swaps in 0 too, and the scan orders the rest. */
 			rcu_atomic_store(&self_gp.futex, 0, memory_order_relaxed);
@@ -149,12 +131,13 @@ static void gp_wait_for_readers(uint64_t target)
 		}
 		registry_unlock();
 		futex_wait(&self_gp.futex, -1);
-		/* Acquire: pairs with the release swap in wake_writer_() below,
-		 * so the waker's slot store is seen by the rescan (note 5). */
+		/* Acquire: pairs with the release swap in wake_writer_()
+		 * (gpstate.c), so the waker's slot store is seen by the rescan
+		 * (note 5). */
 		(void)rcu_atomic_load(&self_gp.futex, memory_order_acquire);
 		registry_lock();
 	}
-	reader_list_splice_tail(&done, pending);
+	registry_restore(&done);
 }
 
 static void gp_run(void)
@@ -238,7 +221,7 @@ void gp_synchronize(void)
 	gp_unlock();
 }
 
-void RCU_SYM_(synchronize_rcu)(void)
+void gp_synchronize_rcu(void)
 {
 	bool was_online;
 
@@ -247,15 +230,6 @@ void RCU_SYM_(synchronize_rcu)(void)
 	was_online = flavour_wait_begin();
 	gp_synchronize();
 	flavour_wait_end(was_online);
-}
-
-void RCU_SYM_(wake_writer_)(void)
-{
-	/* Release: pairs with the acquire load after futex_wait() in
-	 * gp_wait_for_readers() (note 5); orders the caller's slot store
-	 * before it. */
-	if (rcu_atomic_xchg(&self_gp.futex, 0, memory_order_release) == -1)
-		futex_wake(&self_gp.futex, 1);
 }
 
 /*

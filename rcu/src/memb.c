@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * memb.c - the memb flavour's object, its hooks for the shared code, and
- * the start-up choice between membarrier and reader fences. (Its exported
- * functions are the ones every flavour shares: registry.c, gp.c,
- * call_rcu.c.) Built for bp too, whose grace periods are memb's (bp.c adds
+ * memb.c - the memb flavour's hooks for the shared code and the start-up
+ * choice between membarrier and reader fences. (Its exported functions
+ * and flavour object are the ones every flavour shares: lifecycle.c.)
+ * Built for bp too, whose grace periods are memb's (bp.c adds
  * its registration; the environment variable is RCU_BP_FORCE_FENCES), and
  * for mb, which is memb in fence mode for good: use_fences is 1 from the
  * start, membarrier is never called, and its readers fence without
@@ -22,13 +22,17 @@
  *
  * Fence mode: when the kernel refuses MEMBARRIER_CMD_REGISTER_PRIVATE_
  * EXPEDITED, or RCU_MEMB_FORCE_FENCES=1 (bp: RCU_BP_FORCE_FENCES=1) is
- * set, use_fences is set once, before main (constructor), and both sides
+ * set, use_fences is set once, before main (flavour_init(), from
+ * lifecycle.c's constructor), and both sides
  * use seq_cst fences instead.
  * Sanitizers (TSan) see those fences but not membarrier; the acquire/release
  * pairs of gp.c notes 2 and 4 are what they check in both modes.
  *
- * Relies on: registry.c, gp.c, call_rcu.c, <rcu/memb.h>, <rcu/bp.h> or
- * <rcu/mb.h>.
+ * Owns: the fence mode's one write (self_gp.use_fences, defined in
+ * gpstate.c) and the membarrier registration.
+ *
+ * Relies on: gpstate.c (self_gp), <rcu/memb.h>, <rcu/bp.h> or <rcu/mb.h>.
+ * Called by gp.c, thread.c, call_rcu.c and lifecycle.c, never calling them.
  */
 #define _GNU_SOURCE
 #include <linux/membarrier.h>
@@ -74,7 +78,7 @@ static bool memb_readers_fence(void)
 }
 #endif
 
-__attribute__((constructor)) static void memb_choose_mode(void)
+void flavour_init(void)
 {
 	/* Relaxed: written before main, before any thread exists. */
 	rcu_atomic_store(&self_gp.use_fences, memb_readers_fence(),
@@ -132,9 +136,8 @@ void flavour_wait_end(bool was_online)
 	(void)was_online;
 }
 
-/* memb has no quiescent states: these ops exist so callers need no test. */
-static void memb_noop(void)
+/* memb has no quiescent states: the flavour object's quiescent_state,
+ * thread_offline and thread_online are this, so callers need no test. */
+void flavour_op_noop(void)
 {
 }
-
-FLAVOUR_DEFINE_OBJECT(FLAVOUR_NAME, memb_noop, memb_noop, memb_noop);

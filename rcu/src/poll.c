@@ -17,7 +17,8 @@
  *
  * Owns: poll_head and its state (poll_queued, poll_newest) under
  * poll_mutex, which is only ever held for a few instructions and a
- * call_rcu() (which never waits).
+ * call_rcu() (which never waits). rcu_poll_start() and rcu_poll_done() are
+ * poll_start() and poll_done() (their exported names are lifecycle.c's).
  *
  * Relies on: gp.c (tickets), call_rcu.c (the queue and its worker).
  */
@@ -39,11 +40,11 @@ static void poll_cb(struct rcu_head *head)
 	if (gp_ticket_done(poll_newest))
 		poll_queued = false;
 	else
-		RCU_SYM_(call_rcu)(head, poll_cb);
+		call_rcu_queue(head, poll_cb);
 	pthread_mutex_unlock(&poll_mutex);
 }
 
-struct rcu_poll_cookie RCU_SYM_(poll_start)(void)
+struct rcu_poll_cookie poll_start(void)
 {
 	struct rcu_poll_cookie cookie = { .ticket = gp_ticket_take() };
 
@@ -52,13 +53,13 @@ struct rcu_poll_cookie RCU_SYM_(poll_start)(void)
 		poll_newest = cookie.ticket;
 	if (!poll_queued) {
 		poll_queued = true;
-		RCU_SYM_(call_rcu)(&poll_head, poll_cb);
+		call_rcu_queue(&poll_head, poll_cb);
 	}
 	pthread_mutex_unlock(&poll_mutex);
 	return cookie;
 }
 
-bool RCU_SYM_(poll_done)(struct rcu_poll_cookie cookie)
+bool poll_done(struct rcu_poll_cookie cookie)
 {
 	return gp_ticket_done(cookie.ticket);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * qsbr.c - the QSBR flavour's own exported functions (quiescent state,
- * offline, online), its flavour object and its hooks for the shared code.
+ * offline, online) and its hooks for the shared code. (Its flavour object
+ * is lifecycle.c's.)
  *
  * A registered thread's slot holds the counter it saw at its last quiescent
  * state (online) or 0 (offline); the inline fast paths in <rcu/qsbr.h>
@@ -14,7 +15,11 @@
  * their slot changes (they can afford it: it happens once per quiescent
  * state, not per section).
  *
- * Relies on: registry.c, gp.c, call_rcu.c, <rcu/qsbr.h>.
+ * Owns: no data.
+ *
+ * Relies on: registry.c (self_reader), gpstate.c (self_gp, wake_writer_(),
+ * through the inline functions of <rcu/qsbr.h>), debug.c. Called by gp.c,
+ * thread.c, call_rcu.c and lifecycle.c, never calling them.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -78,9 +83,12 @@ void flavour_fence_all_readers(void)
 	rcu_fence(memory_order_seq_cst);
 }
 
-void flavour_fork_child(void)
+/* Nothing to choose at start-up or to redo in a fork child: QSBR readers
+ * always fence. */
+void flavour_init(void)
 {
 }
 
-FLAVOUR_DEFINE_OBJECT("qsbr", rcu_qsbr_quiescent_state,
-		      rcu_qsbr_thread_offline, rcu_qsbr_thread_online);
+void flavour_fork_child(void)
+{
+}

@@ -1,27 +1,51 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * registry.c - the registered readers of one flavour.
+ * registry.c - the registered readers of one flavour: who they are, and
+ * every change to that.
  *
- * Owns: the calling thread's reader state (the exported TLS object the
- * inline read side uses) and the list of registered readers with its lock;
- * the exported register/unregister functions (with the flavour's hooks,
- * qsbr.c/memb.c) and the exported function forms of the read side.
+ * Owns: the calling thread's reader state (self_reader, the exported TLS
+ * object the inline read side uses; here its links and registered flag),
+ * the list of registered readers with its lock, the lock-free stack of
+ * readers pushed but not yet on the list (bp), and the thread-exit key.
+ * Nothing outside this file links or unlinks a reader: joining (locked
+ * add, or lock-free push), leaving (remove), and the grace period's sweep
+ * of the list onto its private "done" list and back are the functions
+ * below. The list helpers are this file's own.
  *
- * Invariants: a reader is on exactly one list while registered: the registry
- * list, or, for the length of a grace period, that grace period's private
- * "done" list (gp.c); both only change under registry_lock(), so removing a
- * reader works whichever list it is on. The lock is only ever held for
- * bounded work (never across a sleep waiting for readers; gp.c drops it to
- * sleep), which is what lets threads register and unregister at any rate
- * while grace periods run, and lets fork() take it (fork.c).
+ * Invariants: a reader is on exactly one list while registered (between
+ * atomic steps): the pushed stack (bp only), the registry list, or, for the
+ * length of a grace period, that grace period's private "done" list (gp.c).
+ * The lists only change under the lock (the stack's push aside), so
+ * removing a reader works whichever list it is on. Only a holder of the
+ * lock moves readers off the stack, and every holder finds it empty (the
+ * lock absorbs it). The lock is only ever held for bounded work (never
+ * across a sleep waiting for readers; gp.c drops it to sleep), which is
+ * what lets threads register and unregister at any rate while grace periods
+ * run, and lets fork() take it (lifecycle.c).
  *
- * bp: a thread registers itself lock-free (bp.c, which also defines bp's
- * rcu_register_thread()) onto a list of its own; registry_lock() moves those
- * threads onto the registry list, so every holder of the lock sees them all.
- * Every thread counts as registered in thread_state.
+ * The pushed stack (bp: a thread joins on its first rcu_read_lock(), maybe
+ * in a signal handler that interrupted malloc() or a holder of this lock;
+ * bp.c keeps its handlers out): registry_push() is a compare-and-swap
+ * push, no lock, no allocation; registry_lock() takes the whole stack at
+ * once with an exchange, so items are never popped one by one: no ABA
+ * problem, and pushers never wait. Ordering (besides gp.c notes 1-5): a
+ * grace period absorbs the stack when it takes the lock, before it
+ * increments the counter. A reader pushed before that exchange is on the
+ * list and is scanned as any other. A reader pushed after it read the
+ * exchange's NULL (or a later value) with the acquire half of its CAS, so
+ * the unlinks the updater made before synchronize_rcu() happen before that
+ * reader's section: it cannot find what they removed, and the grace period
+ * need not wait for it. Flavours that never push (FLAVOUR_JOINS_IMPLICITLY
+ * 0) skip the exchange, so their lock costs what a mutex costs.
  *
- * Relies on: internal.h (list helpers), gp.c (the only other user of the
- * list), qsbr.c/memb.c (online/offline hooks), bp.c (bp's pending list).
+ * The exit key: a thread that exits still registered would leave its
+ * (freed) TLS on a list; the key's value is non-NULL exactly while the
+ * thread is registered, and its destructor (lifecycle.c's, given at
+ * start-up) unregisters it first.
+ *
+ * Relies on: internal.h (the flavour's names, reader_holds_up()), debug.c
+ * (misuse report). Nothing else: the policy around joining and leaving
+ * (QSBR online/offline, bp's signal mask) is thread.c's and bp.c's.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -30,23 +54,167 @@
 
 _Thread_local struct rcu_reader_ self_reader;
 
-struct rcu_reader_ registry_readers = {
-	.next = &registry_readers,
-	.prev = &registry_readers,
-};
+/* Sentinel of the registered readers; under registry_mutex. */
+static struct rcu_reader_ registry_readers = READER_LIST_INIT(registry_readers);
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-#if defined(RCU_BUILD_BP)
-/* Any thread may read: it registers on its first rcu_read_lock(). */
-#define REGISTRY_IMPLICIT true
-static inline void registry_take_pending(void) { bp_pending_absorb(); }
-static inline void registry_forget_pending(void) { bp_pending_forget(); }
-#else
-#define REGISTRY_IMPLICIT false
-static inline void registry_take_pending(void) { }
-static inline void registry_forget_pending(void) { }
-#endif
+/* Readers pushed since the lock was last taken (bp), linked through their
+ * next. */
+static RCU_ATOMIC_(struct rcu_reader_ *) registry_pushed;
+
+/* Circular doubly linked lists of readers, with a sentinel. */
+static inline void reader_list_init(struct rcu_reader_ *head)
+{
+	head->next = head;
+	head->prev = head;
+}
+
+static inline bool reader_list_empty(const struct rcu_reader_ *head)
+{
+	return head->next == head;
+}
+
+static inline void reader_list_add_tail(struct rcu_reader_ *r,
+					struct rcu_reader_ *head)
+{
+	r->prev = head->prev;
+	r->next = head;
+	head->prev->next = r;
+	head->prev = r;
+}
+
+static inline void reader_list_del(struct rcu_reader_ *r)
+{
+	r->prev->next = r->next;
+	r->next->prev = r->prev;
+	r->next = r;
+	r->prev = r;
+}
+
+/* Moves every reader of from to the tail of to; from ends empty. */
+static inline void reader_list_splice_tail(struct rcu_reader_ *from,
+					   struct rcu_reader_ *to)
+{
+	if (reader_list_empty(from))
+		return;
+	from->next->prev = to->prev;
+	to->prev->next = from->next;
+	from->prev->next = to;
+	to->prev = from->prev;
+	reader_list_init(from);
+}
+
+void registry_push(struct rcu_reader_ *r)
+{
+	/* Relaxed: only the first guess; the CAS checks it. */
+	struct rcu_reader_ *head = rcu_atomic_load(&registry_pushed,
+						   memory_order_relaxed);
+
+	do {
+		r->next = head;
+		/* Release: publishes r->next; pairs with the acquire half of
+		 * the exchange in registry_absorb_pushed(). Acquire: pairs with
+		 * the release half of that exchange; a grace period that missed
+		 * us made its caller's unlinks visible to our sections (see
+		 * the top comment). Relaxed on failure: head is retried. */
+	} while (!rcu_atomic_cas_weak(&registry_pushed, &head, r,
+				      memory_order_acq_rel,
+				      memory_order_relaxed));
+	/* A plain store: the caller's handlers are kept out (bp.c), and no
+	 * other thread reads it. */
+	r->registered = true;
+}
+
+/* Under the lock: moves every pushed reader onto the list. */
+static void registry_absorb_pushed(void)
+{
+	/* Acq_rel: pairs with the CAS in registry_push(), both ways (see
+	 * there). */
+	struct rcu_reader_ *r = rcu_atomic_xchg(&registry_pushed, NULL,
+						memory_order_acq_rel);
+
+	while (r != NULL) {
+		struct rcu_reader_ *next = r->next;
+
+		reader_list_add_tail(r, &registry_readers);
+		r = next;
+	}
+}
+
+void registry_lock(void)
+{
+	pthread_mutex_lock(&registry_mutex);
+	if (FLAVOUR_JOINS_IMPLICITLY)
+		registry_absorb_pushed();
+}
+
+void registry_unlock(void)
+{
+	pthread_mutex_unlock(&registry_mutex);
+}
+
+void registry_add(struct rcu_reader_ *r)
+{
+	registry_lock();
+	reader_list_add_tail(r, &registry_readers);
+	r->registered = true;
+	registry_unlock();
+}
+
+void registry_remove(struct rcu_reader_ *r)
+{
+	registry_lock();
+	reader_list_del(r);
+	r->registered = false;
+	registry_unlock();
+}
+
+bool registry_sweep(struct rcu_reader_ *done, uint64_t target)
+{
+	struct rcu_reader_ *r = registry_readers.next;
+
+	while (r != &registry_readers) {
+		struct rcu_reader_ *next = r->next;
+		/* Acquire: pairs with the release stores of the slot in
+		 * read_unlock, quiescent_state and thread_offline (gp.c
+		 * note 4). */
+		uint64_t c = rcu_atomic_load(&r->ctr, memory_order_acquire);
+
+		if (!reader_holds_up(c, target)) {
+			reader_list_del(r);
+			reader_list_add_tail(r, done);
+		}
+		r = next;
+	}
+	return reader_list_empty(&registry_readers);
+}
+
+void registry_restore(struct rcu_reader_ *done)
+{
+	reader_list_splice_tail(done, &registry_readers);
+}
+
+bool registry_has_other(void)
+{
+	const struct rcu_reader_ *first = registry_readers.next;
+
+	if (first == &registry_readers)
+		return false;
+	return first != &self_reader || first->next != &registry_readers;
+}
+
+unsigned long registry_count(void)
+{
+	unsigned long n = 0;
+
+	registry_lock();
+	for (const struct rcu_reader_ *r = registry_readers.next;
+	     r != &registry_readers; r = r->next)
+		n++;
+	registry_unlock();
+	return n;
+}
 
 /*
  * bp arms the exit hook from the first rcu_read_lock(), which may run in a
@@ -55,7 +223,7 @@ static inline void registry_forget_pending(void) { }
  * store, with no allocation and no lock; a constructor's key is one of the
  * first. Other C libraries (musl) keep every key in one per-thread array.
  */
-#if defined(RCU_BUILD_BP) && defined(__GLIBC__)
+#if FLAVOUR_JOINS_IMPLICITLY && defined(__GLIBC__)
 static inline bool registry_key_signal_safe(pthread_key_t key)
 {
 	return key < 32;
@@ -68,133 +236,19 @@ static inline bool registry_key_signal_safe(pthread_key_t key)
 }
 #endif
 
-/*
- * A thread that exits still registered would leave its (freed) TLS on the
- * list; this key's destructor unregisters it first. Its value is non-NULL
- * exactly while the thread is registered.
- */
 static pthread_key_t registry_exit_key;
 
-static void registry_thread_exit(void *arg)
+void registry_exit_key_init(void (*on_exit)(void *))
 {
-	(void)arg;
-	rcu_flavour.unregister_thread();
-}
-
-void registry_lock(void)
-{
-	pthread_mutex_lock(&registry_mutex);
-	registry_take_pending();
+	if (pthread_key_create(&registry_exit_key, on_exit) != 0)
+		RCU_SYM_(misuse_)("init", "cannot create the thread-exit key");
+	rcu_check_(!registry_key_signal_safe(registry_exit_key), "init",
+		   "thread-exit key above 31: its first use may allocate");
 }
 
 void registry_arm_exit_hook(struct rcu_reader_ *r)
 {
 	(void)pthread_setspecific(registry_exit_key, r);
-}
-
-void registry_unlock(void)
-{
-	pthread_mutex_unlock(&registry_mutex);
-}
-
-#if !defined(RCU_BUILD_BP)
-static void registry_add_self(void)
-{
-	struct rcu_reader_ *r = &self_reader;
-
-	rcu_check_(r->registered, "rcu_register_thread",
-		   "thread already registered");
-	if (r->registered)
-		return;
-	registry_lock();
-	reader_list_add_tail(r, &registry_readers);
-	r->registered = true;
-	registry_unlock();
-	registry_arm_exit_hook(r);
-}
-
-void RCU_SYM_(register_thread)(void)
-{
-	registry_add_self();
-	/* QSBR: a registered thread starts online. */
-	flavour_reader_online();
-}
-#endif
-
-static void registry_remove_self(void)
-{
-	struct rcu_reader_ *r = &self_reader;
-
-	registry_lock();
-	reader_list_del(r);
-	r->registered = false;
-	registry_unlock();
-	registry_arm_exit_hook(NULL);
-}
-
-void RCU_SYM_(unregister_thread)(void)
-{
-	rcu_check_outside_section_("rcu_unregister_thread");
-	if (!self_reader.registered)
-		return;
-	/* QSBR: offline first, so a grace period waiting on us can finish. */
-	flavour_reader_offline();
-	registry_remove_self();
-}
-
-/* The inline read side as functions, for the flavour object. */
-void RCU_SYM_(read_lock)(void)
-{
-	rcu_read_lock();
-}
-
-void RCU_SYM_(read_unlock)(void)
-{
-	rcu_read_unlock();
-}
-
-int RCU_SYM_(read_ongoing)(void)
-{
-	return rcu_read_ongoing();
-}
-
-unsigned registry_thread_state(void)
-{
-	return (self_reader.registered || REGISTRY_IMPLICIT ?
-		RCU_THREAD_REGISTERED : 0U) |
-	       (rcu_read_ongoing() ? RCU_THREAD_READER : 0U) |
-	       (self_nesting() != 0 ? RCU_THREAD_IN_SECTION : 0U) |
-	       (call_rcu_in_callback() ? RCU_THREAD_IN_CALLBACK : 0U);
-}
-
-unsigned long RCU_SYM_(registry_count_)(void)
-{
-	unsigned long n = 0;
-
-	registry_lock();
-	for (const struct rcu_reader_ *r = registry_readers.next;
-	     r != &registry_readers; r = r->next)
-		n++;
-	registry_unlock();
-	return n;
-}
-
-bool registry_has_other(void)
-{
-	const struct rcu_reader_ *first = registry_readers.next;
-
-	if (first == &registry_readers)
-		return false;
-	return first != &self_reader || first->next != &registry_readers;
-}
-
-__attribute__((constructor)) static void registry_init(void)
-{
-	if (pthread_key_create(&registry_exit_key, registry_thread_exit) != 0)
-		RCU_SYM_(misuse_)("init", "cannot create the thread-exit key");
-	rcu_check_(!registry_key_signal_safe(registry_exit_key), "init",
-		   "thread-exit key above 31: its first use may allocate");
-	fork_install_handlers();
 }
 
 void registry_fork_prepare(void)
@@ -209,11 +263,14 @@ void registry_fork_parent(void)
 
 /*
  * The child has one thread, the forking one: drop every other reader (their
- * threads do not exist here) and any grace period's private list.
+ * threads do not exist here) and any grace period's private list. The
+ * stack is empty or holds only readers of threads that do not exist here
+ * (registry_lock() in the prepare step absorbed the forking thread if it
+ * was pushed); relaxed: no other thread exists.
  */
 void registry_fork_child(void)
 {
-	registry_forget_pending();
+	rcu_atomic_store(&registry_pushed, NULL, memory_order_relaxed);
 	reader_list_init(&registry_readers);
 	if (self_reader.registered)
 		reader_list_add_tail(&self_reader, &registry_readers);

@@ -102,8 +102,8 @@ static inline void rcu_qsbr_quiescent_state_inline_(void)
 	if (rcu_atomic_load(&r->ctr, memory_order_relaxed) == g)
 		return;
 	/* Release: reads before this quiescent state are done before a grace
-	 * period sees it; pairs with the acquire scan in gp_scan_readers()
-	 * (src/gp.c, note 4). */
+	 * period sees it; pairs with the acquire scan in registry_sweep()
+	 * (src/registry.c; src/gp.c, note 4). */
 	rcu_atomic_store(&r->ctr, g, memory_order_release);
 	/* Full fence: orders the store above before the futex load below and
 	 * before later reads; pairs with the seq_cst fence of
@@ -120,8 +120,8 @@ static inline void rcu_qsbr_thread_offline_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
 
-	/* Release: pairs with the acquire scan in gp_scan_readers() (src/gp.c,
-	 * note 4). */
+	/* Release: pairs with the acquire scan in registry_sweep()
+	 * (src/registry.c; src/gp.c, note 4). */
 	rcu_atomic_store(&r->ctr, 0, memory_order_release);
 	/* Full fence: store before the futex load; pairs with the seq_cst
 	 * fence of flavour_fence_all_readers() after the futex store in

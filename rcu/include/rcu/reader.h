@@ -53,7 +53,8 @@ struct rcu_reader_ {
 	 * first rcu_read_lock(), with signals blocked). */
 	bool registered;
 	/* Registry list links; under the registry lock. (bp: next also links
-	 * the lock-free list of threads not yet on the registry, src/bp.c.) */
+	 * the lock-free list of threads not yet on the registry,
+	 * src/registry.c.) */
 	struct rcu_reader_ *next;
 	struct rcu_reader_ *prev;
 };
@@ -182,8 +183,8 @@ static inline void rcu_ctr_read_unlock_(struct rcu_reader_ *r,
 		return;
 	}
 	/* Release: the section's reads are done before a grace period sees it
-	 * end; pairs with the acquire scan in gp_scan_readers() (src/gp.c,
-	 * note 4). */
+	 * end; pairs with the acquire scan in registry_sweep()
+	 * (src/registry.c; src/gp.c, note 4). */
 	rcu_atomic_store(&r->ctr, 0, memory_order_release);
 	/* The store is visible before the futex load (a sleeping writer's flag
 	 * store and our store must not pass each other); pairs with
