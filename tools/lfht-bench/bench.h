@@ -84,11 +84,20 @@ struct bench_counts {
 	unsigned long callbacks;	/* rcufree: frees deferred */
 };
 
+/* A sweep's operation: each worker applies it once to each key of its
+ * share of 0..N-1 (role_sweep). */
+enum bench_op {
+	OP_NONE,
+	OP_ADD_UNIQUE,		/* counted in inserts */
+	OP_DEL,			/* counted in deletes */
+};
+
 struct bench_shared {
 	struct bench_table *bt;
 	unsigned long keys;		/* a power of two */
-	unsigned threads;		/* fill: how many share the keys */
-	double deadline;		/* fill: give up then (a stalled table) */
+	unsigned threads;		/* sweep: how many share the keys */
+	double deadline;		/* sweep: give up then (a stalled table) */
+	enum bench_op op;		/* sweep: what is done to each key */
 	atomic_int stop;
 	pthread_barrier_t start;
 };
@@ -108,13 +117,15 @@ struct bench_worker {
 	struct bench_counts n;
 };
 
-bench_role role_read, role_mixed, role_writer, role_addel, role_fill, role_resizer,
+bench_role role_read, role_mixed, role_writer, role_addel, role_sweep, role_resizer,
 	role_hot_read, role_hot_writer, role_batch, role_long_read, role_grow_writer,
 	role_hot1_writer, role_rcufree;
 
+struct bench_workload;
+
 /* Options of one run. */
 struct options {
-	const char *workload;
+	const struct bench_workload *w;	/* the table's entry */
 	unsigned long keys;
 	unsigned threads;
 	double seconds;
@@ -175,6 +186,7 @@ struct bench_workload {
 	unsigned long smoke_keys;
 	unsigned flags;
 	unsigned char needs[4];		/* in the order the reasons are given */
+	enum bench_op op;		/* run_sweep: the operation swept */
 	struct bench_metric metrics[8];
 	void (*run)(const struct options *o, struct bench_result *r);
 };
@@ -213,7 +225,7 @@ void run_autoread(const struct options *o, struct bench_result *r);
 void run_mixed(const struct options *o, struct bench_result *r);
 void run_addel(const struct options *o, struct bench_result *r);
 void run_churn(const struct options *o, struct bench_result *r);
-void run_fill(const struct options *o, struct bench_result *r);
+void run_sweep(const struct options *o, struct bench_result *r);
 void run_pace(const struct options *o, struct bench_result *r);
 void run_rw1(const struct options *o, struct bench_result *r);
 void run_hot10(const struct options *o, struct bench_result *r);

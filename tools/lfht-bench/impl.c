@@ -126,7 +126,7 @@ void role_addel(struct bench_worker *w)
 }
 
 /* Adds this worker's share of keys 0..N-1 (every threads-th key). */
-void role_fill(struct bench_worker *w)
+static unsigned long sweep_add_unique(struct bench_worker *w)
 {
 	struct bench_shared *sh = w->sh;
 	unsigned long n = 0;
@@ -139,7 +139,33 @@ void role_fill(struct bench_worker *w)
 				break;
 		}
 	}
-	w->n.inserts = n;
+	return n;
+}
+
+/* Deletes this worker's share of keys 0..N-1. */
+static unsigned long sweep_del(struct bench_worker *w)
+{
+	struct bench_shared *sh = w->sh;
+	unsigned long n = 0;
+
+	for (uint64_t k = w->id; k < sh->keys; k += sh->threads) {
+		bt_del(sh->bt, k);
+		if (++n % BATCH == 0) {
+			bench_quiescent();
+			if (bench_now() > sh->deadline)
+				break;
+		}
+	}
+	return n;
+}
+
+/* A sweep: sh->op once on each key of this worker's share. */
+void role_sweep(struct bench_worker *w)
+{
+	if (w->sh->op == OP_DEL)
+		w->n.deletes = sweep_del(w);
+	else
+		w->n.inserts = sweep_add_unique(w);
 }
 
 /* Grows to one bucket per key and shrinks to an eighth, again and again. */

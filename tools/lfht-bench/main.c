@@ -23,8 +23,9 @@
 
 int main(int argc, char **argv)
 {
-	struct options o = { .workload = NULL, .keys = 1UL << 16, .threads = 1,
+	struct options o = { .w = NULL, .keys = 1UL << 16, .threads = 1,
 			     .seconds = 1.0, .cleanup = 0, .auto_mode = 1 };
+	const char *name = NULL;
 	const struct bench_workload *w = NULL;
 	struct bench_result r = { 0 };
 	const char *refused;
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
 		} else if (!v) {
 			usage();
 		} else if (!strcmp(a, "--workload")) {
-			o.workload = v, i++;
+			name = v, i++;
 		} else if (!strcmp(a, "--keys")) {
 			o.keys = strtoul(v, NULL, 0), i++;
 		} else if (!strcmp(a, "--threads")) {
@@ -53,9 +54,9 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	for (unsigned i = 0; o.workload && i < bench_nworkloads; i++)
-		if (!strcmp(o.workload, bench_workloads[i].name))
-			w = &bench_workloads[i];
+	for (unsigned i = 0; name && i < bench_nworkloads; i++)
+		if (!strcmp(name, bench_workloads[i].name))
+			w = o.w = &bench_workloads[i];
 	if (!w || o.keys == 0 || o.threads == 0 || o.threads > 1024 || o.seconds <= 0 ||
 	    ((o.keys & (o.keys - 1)) && !(w->flags & WL_ANY_KEY_COUNT)))
 		usage();

@@ -2,7 +2,7 @@
 /*
  * lfht-bench: the run functions the workload table (table.c) names, one per
  * family: steady state on a filled table (read, autoread, mixed, addel,
- * churn, batch), growth (fill, pace, longread), contention (rw1, hot10,
+ * churn, batch), sweeps over the keys (fill), growth (pace, longread), contention (rw1, hot10,
  * hot1), reclamation (rcufree) and memory. Each sets up a table, runs
  * worker roles (impl.c) through the harness (harness.c) and fills the
  * result; report.c prints it.
@@ -104,24 +104,38 @@ void run_batch(const struct options *o, struct bench_result *r)
 	finish(sh.bt, o->cleanup);
 }
 
-/* Fill from one bucket with auto-resize; the rate is keys over wall time. */
-void run_fill(const struct options *o, struct bench_result *r)
+/*
+ * A sweep: T threads share keys 0..N-1 and apply the table entry's
+ * operation once to each; the rate (the entry's first metric) is keys over
+ * wall time. Adds (fill) go to a table that starts at one bucket with
+ * auto-resize; any other operation to an auto-resizing table filled with
+ * the N keys first. Fields: secs, the rate, the count ("inserted" for adds,
+ * "deleted" for deletes) and stalled (the bound was hit first).
+ */
+void run_sweep(const struct options *o, struct bench_result *r)
 {
-	struct bench_shared sh = { .keys = o->keys, .threads = o->threads };
+	struct bench_shared sh = { .keys = o->keys, .threads = o->threads, .op = o->w->op };
 	bench_role *roles[MAX_WORKERS];
-	unsigned n = roles_split(roles, o->threads, o->threads, role_fill, NULL);
+	unsigned n = roles_split(roles, o->threads, o->threads, role_sweep, NULL);
 	struct bench_totals t;
+	unsigned long done;
 
-	sh.bt = new_table(o, 1, 1);
+	if (sh.op == OP_ADD_UNIQUE) {
+		sh.bt = new_table(o, 1, 1);
+	} else {
+		sh.bt = new_table(o, o->keys, 1);
+		(void)fill_keys(sh.bt, o->keys);
+	}
 	/* A table whose growth stalls turns every add into a list walk; stop
 	 * after a bound and report the rate reached and the stall. */
 	sh.deadline = bench_now() + FILL_LIMIT_SECONDS;
 	t = run_workers(&sh, roles, n, 0);
+	done = sh.op == OP_ADD_UNIQUE ? t.n.inserts : t.n.deletes;
 	result_add(r, "secs", FMT_SECS, t.secs);
-	result_rate(r, "inserts_per_s", t.n.inserts, t.secs);
-	result_add(r, "inserted", FMT_COUNT, (double)t.n.inserts);
-	result_add(r, "stalled", FMT_COUNT, t.n.inserts < o->keys);
-	finish(sh.bt, o->cleanup && t.n.inserts == o->keys);
+	result_rate(r, o->w->metrics[0].name, done, t.secs);
+	result_add(r, sh.op == OP_ADD_UNIQUE ? "inserted" : "deleted", FMT_COUNT, (double)done);
+	result_add(r, "stalled", FMT_COUNT, done < o->keys);
+	finish(sh.bt, o->cleanup && done == o->keys);
 }
 
 /*
