@@ -102,6 +102,23 @@ struct bench_shared {
 	pthread_barrier_t start;
 };
 
+/* Inline: the roles call these in their timed loops. */
+static inline uint64_t rng_next(uint64_t *s)
+{
+	/* xorshift64*: cheap, and the same sequence for every implementation. */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * UINT64_C(2685821657736338717);
+}
+
+static inline int stopped(struct bench_shared *sh)
+{
+	/* Relaxed: a plain flag; the counters are read after pthread_join,
+	 * which orders everything the worker did. */
+	return atomic_load_explicit(&sh->stop, memory_order_relaxed);
+}
+
 struct bench_worker;
 /* A thread role: the loop a worker runs (impl.c). */
 typedef void bench_role(struct bench_worker *w);
@@ -209,8 +226,6 @@ struct bench_totals {
 };
 struct bench_totals run_workers(struct bench_shared *sh, bench_role *const *roles,
 				unsigned n, double seconds);
-int stopped(struct bench_shared *sh);
-uint64_t rng_next(uint64_t *s);
 struct bench_table *new_table(const struct options *o, unsigned long init, int auto_resize);
 void finish(struct bench_table *bt, int cleanup);
 unsigned long fill_keys(struct bench_table *bt, unsigned long n);

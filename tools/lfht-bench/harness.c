@@ -18,22 +18,6 @@
 #include "bench.h"
 #include "bench_common.h"
 
-uint64_t rng_next(uint64_t *s)
-{
-	/* xorshift64*: cheap, and the same sequence for every implementation. */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * UINT64_C(2685821657736338717);
-}
-
-int stopped(struct bench_shared *sh)
-{
-	/* Relaxed: a plain flag; the counters are read after pthread_join,
-	 * which orders everything the worker did. */
-	return atomic_load_explicit(&sh->stop, memory_order_relaxed);
-}
-
 static void *worker_main(void *arg)
 {
 	struct bench_worker *w = arg;

@@ -237,7 +237,7 @@ static inline unsigned long bt_walk_many(struct bench_table *bt, unsigned walks,
 	unsigned long seen = 0;
 
 	rcu_read_lock();
-	/* Relaxed: a plain flag (harness.c's stopped()). */
+	/* Relaxed: a plain flag (bench.h's stopped()). */
 	for (unsigned i = 0; i < walks && !atomic_load_explicit(stop, memory_order_relaxed);
 	     i++)
 		cds_lfht_for_each(bt->ht, &iter, node)
