@@ -15,7 +15,7 @@
  *   waits), and waits (ck_epoch_barrier) once CK_PENDING_MAX are queued, so
  *   memory stays bounded; always outside the mutex and outside any section.
  * - ck_hs cannot shrink below its entry count and has no bucket count to
- *   resize to, so it cannot run churn (see BENCH_NO_CHURN); it grows on its
+ *   resize to, so it cannot run churn (see BENCH_NO_RESIZE); it grows on its
  *   own (doubling once half full), whatever auto_resize says.
  *
  * Hash: bench_hash() of the key, as for every implementation, handed to
@@ -37,7 +37,7 @@
 
 #define BENCH_IMPL "ck"
 
-#define BENCH_NO_CHURN "ck_hs cannot shrink below its entry count (open addressing) " \
+#define BENCH_NO_RESIZE "ck_hs cannot shrink below its entry count (open addressing) " \
 	"and takes no bucket count to resize to"
 
 /* Poll the caller's epoch record every this many deferred frees, and wait
@@ -311,7 +311,7 @@ static inline void bt_defer_flush(void)
 	ck_epoch_barrier(bench_ck_self);
 }
 
-/* Unused: churn is not run on ck (BENCH_NO_CHURN). */
+/* Unused: churn is not run on ck (BENCH_NO_RESIZE). */
 static inline void bt_resize(struct bench_table *bt, unsigned long size)
 {
 	(void)bt;

@@ -12,7 +12,7 @@
  *   waiting for their grace period (an add that finds no free slot lets a
  *   grace period pass and retries, see rte_bench_full). It cannot run the
  *   workloads that start from one bucket and grow (fill, autoread, pace,
- *   memory) nor resize (churn): BENCH_NO_*.
+ *   memory) nor resize (churn): BENCH_NO_GROW, BENCH_NO_RESIZE.
  * - A lookup holds nothing and writes nothing shared: readers are
  *   lock-free. Every thread is a reader of one rte_rcu_qsbr variable: it
  *   reports a quiescent state where the RCU tables do (bench_quiescent)
@@ -56,12 +56,9 @@
 
 #define BENCH_IMPL "dpdk"
 
-#define BENCH_NO_FILL "rte_hash has a fixed capacity: it cannot start at 1 bucket and grow"
-#define BENCH_NO_AUTOREAD BENCH_NO_FILL
-#define BENCH_NO_PACE BENCH_NO_FILL
-#define BENCH_NO_MEMORY BENCH_NO_FILL
-#define BENCH_NO_CHURN "rte_hash has a fixed capacity: it cannot be resized"
-#define BENCH_NO_RCUFREE "rte_hash has no call_rcu: its defer queue recycles its own key slots " \
+#define BENCH_NO_GROW "rte_hash has a fixed capacity: it cannot start at 1 bucket and grow"
+#define BENCH_NO_RESIZE "rte_hash has a fixed capacity: it cannot be resized"
+#define BENCH_NO_DEFER_FREE "rte_hash has no call_rcu: its defer queue recycles its own key slots " \
 	"(measured inside mixed, addel, rw1 and hot10)"
 
 /* Readers of the one rte_rcu_qsbr variable: thread ids below this. */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The bt_* table interface as out-of-line functions with C linkage, for
- * the peers written in C++ (oneTBB, libcds): workload.c stays C and is
+ * the peers written in C++ (oneTBB, libcds): the worker stays C and is
  * compiled as for every other implementation; the peer's .cpp file defines
  * these. Each lookup or update is one call into the C++ file more than in
  * the C implementations, whose bt_* are inline (a few ns, next to the
  * tens of ns of a lookup that misses the cache).
  *
  * Included by the impl_<peer>.h headers, after they define BENCH_IMPL and
- * any BENCH_NO_<WORKLOAD>, and by the .cpp files.
+ * any BENCH_NO_<NEED>, and by the .cpp files.
  */
 #ifndef BENCH_IMPL_EXTERN_H
 #define BENCH_IMPL_EXTERN_H

@@ -3,7 +3,7 @@
  * (peer_libcds.cpp). */
 #define BENCH_IMPL "libcds"
 
-#define BENCH_NO_CHURN "SplitListMap takes no bucket count to resize to (sized up front)"
-#define BENCH_NO_RCUFREE "not wired up here (libcds's RCU retire_ptr is not measured)"
+#define BENCH_NO_RESIZE "SplitListMap takes no bucket count to resize to (sized up front)"
+#define BENCH_NO_DEFER_FREE "not wired up here (libcds's RCU retire_ptr is not measured)"
 
 #include "impl_extern.h"

@@ -13,7 +13,7 @@
 
 #define BENCH_IMPL "rwlock"
 
-#define BENCH_NO_RCUFREE "frees at once under its write lock: nothing is deferred"
+#define BENCH_NO_DEFER_FREE "frees at once under its write lock: nothing is deferred"
 
 struct bench_entry {
 	uint64_t key;

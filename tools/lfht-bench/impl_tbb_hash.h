@@ -3,7 +3,7 @@
  * (peer_tbb_hash.cpp). */
 #define BENCH_IMPL "tbb-hash"
 
-#define BENCH_NO_CHURN "concurrent_hash_map::rehash() is not safe with concurrent operations"
-#define BENCH_NO_RCUFREE "no deferred free: erase frees once no accessor holds the item"
+#define BENCH_NO_RESIZE "concurrent_hash_map::rehash() is not safe with concurrent operations"
+#define BENCH_NO_DEFER_FREE "no deferred free: erase frees once no accessor holds the item"
 
 #include "impl_extern.h"

@@ -21,14 +21,14 @@ struct bench_entry {
 	struct rcu_head rcu;
 };
 
-/* A harness wrapper around the library's table (workload.c's memory
+/* A harness wrapper around the library's table (runs.c's memory
  * figures leave it out). */
 #define BENCH_TABLE_WRAPPED 1
 struct bench_table {
 	struct cds_lfht *ht;
 };
 
-/* The bucket count (lfht; liburcu: 0, unknown), for workload.c's wait
+/* The bucket count (lfht; liburcu: 0, unknown), for harness.c's wait
  * for growth to end. */
 #define BENCH_HAS_BUCKET_COUNT 1
 static inline unsigned long bt_bucket_count(struct bench_table *bt)
@@ -237,7 +237,7 @@ static inline unsigned long bt_walk_many(struct bench_table *bt, unsigned walks,
 	unsigned long seen = 0;
 
 	rcu_read_lock();
-	/* Relaxed: a plain flag (workload.c's stopped()). */
+	/* Relaxed: a plain flag (bench.h's stopped()). */
 	for (unsigned i = 0; i < walks && !atomic_load_explicit(stop, memory_order_relaxed);
 	     i++)
 		cds_lfht_for_each(bt->ht, &iter, node)

@@ -1,0 +1,342 @@
+# SPDX-License-Identifier: MIT
+"""Benchmark driver, the tables: the points a run covers (from the workload
+table's shapes), the throughput, pace and memory tables, and --targets with
+its two target tables. Everything a workload is (its shape, thread roles,
+metrics, which table it goes to) comes from the executables' table
+(bench_run.read_table)."""
+import statistics
+
+from bench_run import Table, cfg, fixed, metric_flag, metrics, report_of, supported
+
+
+def fmt(v):
+    if v is None:
+        return '-'
+    a = abs(v)
+    if a >= 1e9:
+        return '%.2fG' % (v / 1e9)
+    if a >= 1e6:
+        return '%.2fM' % (v / 1e6)
+    if a >= 1e4:
+        return '%.1fk' % (v / 1e3)
+    if a >= 100:
+        return '%.0f' % v
+    if a >= 10:
+        return '%.1f' % v
+    return '%.3g' % v
+
+
+def fmt_ratio(rs):
+    if not rs:
+        return '-'
+    return '%.2f [%.2f-%.2f]' % (statistics.median(rs), min(rs), max(rs))
+
+
+def render(rows):
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    out = []
+    for n, r in enumerate(rows):
+        out.append('  '.join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+        if n == 0:
+            out.append('  '.join('-' * w for w in widths))
+    return out
+
+
+def keys_text(workload, keys):
+    """'-' for a workload without a table of keys (rcufree, longread)."""
+    return '-' if Table.WORKLOADS[workload]['keys'] == 'none' else str(keys)
+
+
+def threads_text(workload, threads):
+    """The thread roles, T standing for the thread count: rw1 runs 1 reader
+    + 1 writer, hot10 T readers + T writers, hot1 T writers, longread T
+    readers + 2 writers."""
+    return Table.WORKLOADS[workload]['roles'].replace('T', str(threads))
+
+
+def plan_lfht(o):
+    """[(workload, keys, threads, repeats)] in run order, from each
+    workload's shape."""
+    lists = {'list': o.keys, 'fill': o.fill_keys, 'batch': o.batch_keys, 'none': [1]}
+    plan = []
+    for w in o.workloads:
+        d = Table.WORKLOADS[w]
+        if d['keys'].startswith('first='):
+            keys = [o.keys[0] if o.keys_given else fixed(d['keys'])]
+        else:
+            keys = lists.get(d['keys']) or [fixed(d['keys'])]
+        threads = o.threads if d['threads'] == 'list' else [fixed(d['threads'])]
+        for k in keys:
+            for t in threads:
+                plan.append((w, k, t, d['runs'] or o.repeats))
+    return plan
+
+
+def table_lines(b, configs):
+    head = ['workload', 'keys', 'thr', 'metric']
+    for a, bb in cfg.PAIRS:
+        head += [a, bb, '%s/%s [min-max]' % (a.split('-')[0], bb.split('-')[0])]
+    extra = [e for e in cfg.EXTRA if e not in cfg.PEERS or e in b.impls]
+    head += extra
+    for a, bb in cfg.CK_PAIRS:
+        head.append('%s/%s [min-max]' % (a, bb))
+    rows = [head]
+    for (workload, keys, threads) in configs:
+        per = b.results.get((workload, keys, threads))
+        if per is None:
+            continue
+        for key, label in metrics(workload):
+            row = [workload, keys_text(workload, keys), threads_text(workload, threads),
+                   label]
+            for a, bb in cfg.PAIRS:
+                row += [fmt(b.med(per, a, key)), fmt(b.med(per, bb, key)),
+                        fmt_ratio(b.ratios(per, a, bb, key))]
+            for e in extra:
+                row.append(fmt(b.med(per, e, key)) if supported(e, workload) else 'n/a')
+            for a, bb in cfg.CK_PAIRS:
+                row.append(fmt_ratio(b.ratios(per, a, bb, key)))
+            rows.append(row)
+    return render(rows)
+
+
+def pace_lines(b, w, k, t):
+    """The pace table: per implementation, the median and worst of the
+    workload's first metric over its runs."""
+    per = b.results[(w, k, t)]
+    key, label = metrics(w)[0]
+    rows = [['impl', 'median ' + label, 'worst ' + label, 'worst/median', 'runs']]
+    for impl in b.impls:
+        v = b.values(per, impl, key)
+        if not v:
+            rows.append([impl, '-', '-', '-', '0'])
+            continue
+        m = statistics.median(v)
+        rows.append([impl, fmt(m), fmt(min(v)), '%.2f' % (min(v) / m if m else 0),
+                     str(len(v))])
+    return ['\nAuto-resize keeps pace: fill %d keys from 1 bucket, then %s for %.2f s, %d runs'
+            % (k, roles_words(w, t), b.o.seconds, Table.WORKLOADS[w]['runs'])] + render(rows)
+
+
+def roles_words(w, t):
+    """'1+1' -> '1 reader + 1 writer' (the pace heading)."""
+    readers, _, writers = threads_text(w, t).partition('+')
+    return '%s reader%s + %s writer%s' % (readers, 's' if readers != '1' else '',
+                                          writers, 's' if writers != '1' else '')
+
+
+def memory_lines(b, w, k, t):
+    per = b.results.get((w, k, t))
+    rows = [['impl'] + [label for _, label in metrics(w)]]
+    for impl in b.impls:
+        gap = '-' if supported(impl, w) else 'n/a'
+        rows.append([impl] + ['%.1f' % b.med(per, impl, key)
+                              if b.med(per, impl, key) is not None else gap
+                              for key, _ in metrics(w)])
+    return ['\nMemory at %d keys (auto-resize table from 1 bucket; heap = mallinfo2 '
+            'in-use delta, RSS = resident delta; table = heap minus the entries '
+            'alone)' % k] + render(rows)
+
+
+# The sections after the throughput table, by the table's report field.
+SECTIONS = {'pace': pace_lines, 'memory': memory_lines}
+
+
+def section_lines(b, plan):
+    """The pace sections, then the memory sections, in plan order."""
+    lines = []
+    for report in ('pace', 'memory'):
+        for (w, k, t, _) in plan:
+            if report_of(w) == report:
+                lines += SECTIONS[report](b, w, k, t)
+    return lines
+
+
+def batch_note(b):
+    """Says what the batch rows measured for lfht: its batched lookup or
+    the baseline of single lookups."""
+    native = sorted({i for (w, _, _), per in b.results.items() if w == 'batch'
+                     for i, runs in per.items() for d in runs
+                     if d and d.get('native_batch') == '1'})
+    if native:
+        return ('(batch: %s call lfht_lookup_batch(); the others run 16 single lookups '
+                'per read-side section)' % ', '.join(native))
+    return ('(batch: every implementation runs 16 single lookups per read-side section; '
+            'this lfht has no lfht_lookup_batch())')
+
+
+# --targets: the points of the performance targets (docs/performance.md),
+# each (workload, keys, threads), and the targets over them: (what, point,
+# metric, other implementation, at least). A ratio is lfht's over the
+# other's, the median of the per-pair ratios of adjacent runs, for each
+# lfht flavour against the same flavour of liburcu ('urcu') or against
+# 'ck'. Memory is lower-is-better: its ratio is liburcu's over lfht's.
+K16, K20, K22 = 1 << 16, 1 << 20, 1 << 22
+TARGET_POINTS = [('read', K16, 1), ('read', K16, 2), ('read', K22, 1), ('read', K22, 2),
+                 ('batch', K16, 1), ('batch', K16, 2), ('batch', K22, 1), ('batch', K22, 2),
+                 ('fill', K20, 1), ('rw1', K16, 2), ('hot10', None, None),
+                 ('hot1', None, None), ('longread', None, None),
+                 ('rcufree', 1, 1), ('rcufree', 1, 2),
+                 ('mixed', K16, 1), ('mixed', K16, 2), ('addel', K16, 1), ('addel', K16, 2),
+                 ('churn', K16, 1), ('churn', K16, 2), ('memory', K16, 1),
+                 ('autoread', K22, 1), ('memory', K20, 1)]
+TARGETS = [
+    ('batch of 16, 2^22 keys, 1 thread', ('batch', K22, 1), 'lookups_per_s', 'urcu', 4.0),
+    ('batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'urcu', 4.0),
+    ('batch of 16, 2^16 keys, 1 thread', ('batch', K16, 1), 'lookups_per_s', 'urcu', 2.0),
+    ('batch of 16, 2^16 keys, 2 threads', ('batch', K16, 2), 'lookups_per_s', 'urcu', 2.0),
+    ('lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'urcu', 1.5),
+    ('lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'urcu', 1.5),
+    ('lookups 2^22, 1 thread', ('read', K22, 1), 'lookups_per_s', 'urcu', 1.5),
+    ('lookups 2^22, 2 threads', ('read', K22, 2), 'lookups_per_s', 'urcu', 1.5),
+    ('lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'ck', 1.2),
+    ('lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'ck', 1.2),
+    ('lookups 2^22, 1 thread', ('read', K22, 1), 'lookups_per_s', 'ck', 1.2),
+    ('lookups 2^22, 2 threads', ('read', K22, 2), 'lookups_per_s', 'ck', 1.2),
+    ('fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'urcu', 1.7),
+    ('fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'ck', 1.0),
+    ('1 reader + 1 writer, reads', ('rw1', K16, 2), 'lookups_per_s', 'urcu', 1.3),
+    ('1 reader + 1 writer, updates', ('rw1', K16, 2), 'updates_per_s', 'urcu', 1.3),
+    ('1 reader + 1 writer, updates', ('rw1', K16, 2), 'updates_per_s', 'ck', 1.0),
+    ('call_rcu freeing, 1 thread', ('rcufree', 1, 1), 'callbacks_per_s', 'urcu', 1.5),
+    ('call_rcu freeing, 2 threads', ('rcufree', 1, 2), 'callbacks_per_s', 'urcu', 1.5),
+    ('hot10, reads', ('hot10', None, None), 'lookups_per_s', 'urcu', 1.0),
+    ('hot10, updates', ('hot10', None, None), 'updates_per_s', 'urcu', 1.0),
+    ('memory, heap B/entry (lower)', ('memory', K16, 1), 'heap_bytes_per_entry', 'urcu', 1.0),
+    ('memory, RSS B/entry (lower)', ('memory', K16, 1), 'rss_bytes_per_entry', 'urcu', 1.0),
+]
+
+# The targets of issue 21 (ahead of rte_hash and ck_hs), printed first.
+# Kinds: ('ratio', what, point, metric, other, at least): lfht over the
+# other ('urcu': the same flavour of liburcu; 'presized': the same lfht
+# flavour at the point given last); ('most', what, point, metric, bound,
+# shown): lfht's value at most the bound, the other's value shown beside.
+TARGETS_21 = [
+    ('ratio', 'lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'dpdk', 1.1),
+    ('ratio', 'lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'ck', 1.2),
+    ('ratio', 'lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'dpdk', 1.1),
+    ('ratio', 'lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'ck', 1.2),
+    ('ratio', 'lookups 2^22, 1 thread', ('read', K22, 1), 'lookups_per_s', 'dpdk', 1.1),
+    ('ratio', 'lookups 2^22, 1 thread', ('read', K22, 1), 'lookups_per_s', 'ck', 1.2),
+    ('ratio', 'lookups 2^22 auto-resized, 1 thread', ('autoread', K22, 1), 'lookups_per_s',
+     'ck', 1.0),
+    ('ratio', 'lookups 2^22 auto-resized, 1 thread', ('autoread', K22, 1), 'lookups_per_s',
+     ('presized', ('read', K22, 1)), 0.9),
+    ('ratio', 'batch of 16, 2^16 keys, 1 thread', ('batch', K16, 1), 'lookups_per_s', 'dpdk',
+     1.2),
+    ('ratio', 'batch of 16, 2^16 keys, 2 threads', ('batch', K16, 2), 'lookups_per_s', 'dpdk',
+     1.2),
+    ('ratio', 'batch of 16, 2^22 keys, 1 thread', ('batch', K22, 1), 'lookups_per_s', 'dpdk',
+     1.2),
+    ('ratio', 'batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'dpdk',
+     1.2),
+    ('ratio', 'batch of 16, 2^22 keys, 1 thread', ('batch', K22, 1), 'lookups_per_s', 'urcu',
+     6.0),
+    ('ratio', 'batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'urcu',
+     6.0),
+    ('ratio', 'fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'ck', 1.0),
+    ('ratio', 'growth under long readers', ('longread', None, None), 'inserts_per_s',
+     'urcu', 1.0),
+    ('ratio', 'contention: 10 keys, 2 readers + 2 writers, reads',
+     ('hot10', None, None), 'lookups_per_s', 'urcu', 1.0),
+    ('ratio', 'contention: 1 key, 4 writers', ('hot1', None, None), 'updates_per_s',
+     'urcu', 1.0),
+    ('most', 'table B/entry, 2^20 auto-resized (lower)', ('memory', K20, 1),
+     'table_bytes_per_entry', 8.0, 'ck'),
+]
+
+
+def target21_lines(b):
+    """Issue 21's targets: per lfht flavour its ratio (or value) and
+    whether both flavours meet it."""
+    rows = [['target', 'vs', 'need', 'lfht-qsbr [min-max]', 'lfht-memb [min-max]', 'met']]
+    for t in TARGETS_21:
+        kind, what = t[0], t[1]
+        if kind == 'most':
+            point, key, bound, shown = t[2], t[3], t[4], t[5]
+            per = b.results.get(resolve(point), {})
+            v = b.med(per, shown, key)
+            row = [what, '%s: %s' % (shown, fmt(v) if v is not None else '-'),
+                   '<= %g' % bound]
+            ok = True
+            for fl in ('qsbr', 'memb'):
+                m = b.med(per, 'lfht-' + fl, key)
+                row.append(fmt(m) if m is not None else '-')
+                ok = ok and m is not None and m <= bound
+            rows.append(row + ['yes' if ok else 'NO'])
+            continue
+        point, key, other, least = t[2], t[3], t[4], t[5]
+        per = b.results.get(resolve(point), {})
+        if isinstance(other, tuple):
+            base = b.results.get(resolve(other[1]), {})
+            label = 'lfht pre-sized'
+        else:
+            label = {'urcu': 'liburcu', 'dpdk': 'rte_hash', 'ck': 'ck_hs'}.get(other, other)
+        row = [what, label, '>= %.1fx' % least]
+        ok = True
+        for fl in ('qsbr', 'memb'):
+            a = 'lfht-' + fl
+            if isinstance(other, tuple):
+                rs = [x / y for x, y in zip(b.values(per, a, key), b.values(base, a, key))
+                      if y > 0]
+            else:
+                rs = b.ratios(per, a, 'urcu-' + fl if other == 'urcu' else other, key)
+            row.append(fmt_ratio(rs))
+            ok = ok and bool(rs) and statistics.median(rs) >= least
+        rows.append(row + ['yes' if ok else 'NO'])
+    return render(rows)
+
+
+def target_lines(b):
+    """The target table: each target's ratio per lfht flavour, and whether
+    both flavours meet it; then every other ratio against liburcu below 1.0
+    (the target that no workload is slower than liburcu)."""
+    rows = [['target', 'vs', 'at least', 'lfht-qsbr [min-max]', 'lfht-memb [min-max]',
+             'met']]
+    for what, point, key, other, least in TARGETS:
+        per = b.results.get(resolve(point), {})
+        row = [what, 'liburcu' if other == 'urcu' else other, '%.1f' % least]
+        ok = True
+        for fl in ('qsbr', 'memb'):
+            a = 'lfht-' + fl
+            o = 'urcu-' + fl if other == 'urcu' else other
+            rs = b.ratios(per, o, a, key) \
+                if metric_flag(point[0], key, 'lower_is_better') else \
+                b.ratios(per, a, o, key)
+            row.append(fmt_ratio(rs))
+            ok = ok and bool(rs) and statistics.median(rs) >= least
+        row.append('yes' if ok else 'NO')
+        rows.append(row)
+    lines = render(rows)
+    slow = []
+    for (w, k, t), per in sorted(b.results.items(), key=lambda x: str(x[0])):
+        if report_of(w) == 'memory':
+            continue
+        for key, label in metrics(w):
+            for a, o in cfg.PAIRS:
+                rs = b.ratios(per, a, o, key)
+                if rs and statistics.median(rs) < 1.0:
+                    slow.append('  %s %s %s %s: %s/%s %s' % (w, keys_text(w, k),
+                                threads_text(w, t), label, a, o, fmt_ratio(rs)))
+    lines.append('')
+    lines.append('No workload below 1.0x liburcu: ' +
+                 ('met (every ratio above has a median >= 1.0)' if not slow else
+                  'NOT met:'))
+    return lines + slow
+
+
+def resolve(point):
+    """A target point with the workload's fixed keys and threads where it
+    gives None (hot10, hot1, longread: their shapes in the table)."""
+    w, k, t = point
+    d = Table.WORKLOADS[w]
+    if k is None:
+        k = 1 if d['keys'] == 'none' else fixed(d['keys'])
+    if t is None:
+        t = fixed(d['threads'])
+    return (w, k, t)
+
+
+def target_plan(repeats):
+    """--targets: its points, each with the workload's runs (memory: 1)."""
+    return [resolve(p) + (Table.WORKLOADS[p[0]]['runs'] or repeats,)
+            for p in TARGET_POINTS]
