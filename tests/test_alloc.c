@@ -268,7 +268,11 @@ START_TEST(auto_resize_with_failing_allocator_keeps_all_keys)
 	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	set_fail_all(0);
 	cds_lfht_resize(ht, 1024);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 1024);
+	/* At least the size asked for: a grow the fill asked the worker for
+	 * may run only now that allocations succeed, and land after ours
+	 * (3000 keys: 4096 buckets). */
+	ck_assert_uint_ge(lfht_nr_buckets(ht), 1024);
+	ck_assert_uint_le(lfht_nr_buckets(ht), 4096);
 	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
 	ck_assert_uint_eq(test_del_all(ht), 3000);
