@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: MIT
 """check-layering.py SOURCE_ROOT LIBRARY...
 
-Proof that the RCU core's units depend on each other one way only, and that
-the public headers never reach into the sources.
+Proof that the units of the RCU core and of the table depend on each other
+one way only, and that the public headers never reach into the sources.
 
-1. Units. For each LIBRARY (a built rcu-<flavour> library, shared or
-   static), every object file of it is one unit, named after its source
+1. Units. For each LIBRARY (a built rcu-<flavour> library or liblfht,
+   shared or static), every object file of it is one unit, named after its source
    file (src_gp.c.o: gp). `nm` gives each unit's defined and undefined
    global symbols (functions and data, internal hidden names included); a
    unit that leaves a symbol undefined which another unit defines depends
