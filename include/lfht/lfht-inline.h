@@ -125,10 +125,12 @@ static inline struct cds_lfht_node *lfht_bucket_in_(RCU_ATOMIC_(struct cds_lfht_
  * not settle: a bucket of a larger order than the walk's size (a grow or
  * a shrink in progress), or one an iterator's untagged pointer leads to.
  * ~0UL, which no bucket has, if bucket lies in none (never: lfht/check.c
- * and lfht/list.c assert it).
+ * and lfht/list.c assert it). Out of line (each includer's own copy, no
+ * call into the library), so that the lookups it is inlined into stay
+ * short.
  */
-static inline unsigned long lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view,
-						      const struct cds_lfht_node *bucket)
+static __attribute__((noinline, cold, unused)) unsigned long
+lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view, const struct cds_lfht_node *bucket)
 {
 	/* Acquire: pairs with the release store of view.orders in
 	 * lfht_orders_reserve() (lfht/buckets.c). The caller reached bucket

@@ -5,7 +5,8 @@
 The inline fast paths cost the same from C++ as from C: compiles SOURCE
 with -O2 as C11 (CC) and as C++17 (CXX, -x c++), once per DEFINE, and
 compares the instructions of the two assembly listings (directives,
-labels and comments dropped, local label numbers normalised). Exits 77,
+labels and comments dropped, local label numbers normalised, static
+functions called by their C names). Exits 77,
 a meson skip, when either compiler is missing.
 """
 import argparse
@@ -16,13 +17,21 @@ import subprocess
 import sys
 
 
+def unmangle_static(line):
+    """A static function's C++ name (_ZL<len><name><parameters>) as C's."""
+    def plain(m):
+        n = int(m.group(1))
+        return m.group(2)[:n]
+    return re.sub(r'_ZL(\d+)(\w+)', plain, line)
+
+
 def instructions(asm):
     out = []
     for line in asm.splitlines():
         line = line.split('#')[0].strip()
         if not line or line.startswith('.') or line.endswith(':'):
             continue
-        out.append(re.sub(r'\.L\w+', '.L', line))
+        out.append(unmangle_static(re.sub(r'\.L\w+', '.L', line)))
     return out
 
 
