@@ -159,8 +159,8 @@ _Noreturn void usage(void)
 		fprintf(stderr, "%s%s", i ? "|" : "", bench_workloads[i].name);
 	fprintf(stderr, " [--keys N] [--threads T] [--seconds S] [--auto-flags acct|plain]"
 		" [--cleanup] | --info\n"
-		"  N: a power of two (hot10: any count; hot1, longread: unused)\n"
-		"  T: threads (hot10: readers and as many writers; hot1: writers;"
+		"  N: a power of two (hot10, pool-*: any count; hot1, longread: unused)\n"
+		"  T: threads (hot10, pool-*: readers and as many writers; hot1: writers;"
 		" longread: readers, beside 2 writers)\n"
 		"  --info: the workloads (JSON): shape, thread roles, metrics, and why this"
 		" implementation cannot run some\n");
