@@ -56,6 +56,14 @@ enum bench_need {
 /* The implementation, for what runs outside the timed loops. */
 struct bench_impl {
 	const char *name;
+	/* What the driver lists, tabulates and pairs (--info's "impl"):
+	 * kind "lfht" (ours), "urcu" (liburcu's cds_lfht), "extra" (a
+	 * baseline or Concurrency Kit) or "peer" (another library); help, a
+	 * line for --help; note, for peers, a line under the throughput
+	 * table (or NULL); pair, the liburcu column an lfht column is
+	 * divided by (or NULL); vs, further implementations an lfht column
+	 * is divided by, comma-separated (or NULL). */
+	const char *kind, *help, *note, *pair, *vs;
 	int native_batch;		/* bt_lookup_batch() is the library's own */
 	const char *cannot[NEED_COUNT];	/* why it lacks a need, or NULL */
 	size_t entry_size;		/* an item alone (memory's "entry") */

@@ -12,6 +12,12 @@
  * to the reason (BENCH_NO_GROW, BENCH_NO_RESIZE, BENCH_NO_ERASE,
  * BENCH_NO_DEFER_FREE; the walk is there when it defines BENCH_HAS_WALK);
  * the table (table.c) says which workloads need what.
+ *
+ * A header also says what it is, for the driver (--info's "impl"; see
+ * struct bench_impl): BENCH_IMPL (its name: the executable is
+ * lfht-bench-<name>), BENCH_IMPL_KIND, BENCH_IMPL_HELP, and where they
+ * apply BENCH_IMPL_NOTE, BENCH_IMPL_PAIR and BENCH_IMPL_VS. A new peer is
+ * then its header (and .cpp file) and one line in meson.build.
  */
 #define _GNU_SOURCE
 
@@ -20,6 +26,16 @@
 #include "bench.h"
 
 #include BENCH_IMPL_HEADER
+
+#ifndef BENCH_IMPL_NOTE
+#define BENCH_IMPL_NOTE NULL
+#endif
+#ifndef BENCH_IMPL_PAIR
+#define BENCH_IMPL_PAIR NULL
+#endif
+#ifndef BENCH_IMPL_VS
+#define BENCH_IMPL_VS NULL
+#endif
 
 /* 1 when bt_lookup_batch() is the library's own batched lookup. */
 #ifndef BENCH_NATIVE_BATCH
@@ -396,6 +412,11 @@ static int impl_add_unique(struct bench_table *bt, uint64_t key) { return bt_add
 
 const struct bench_impl bench_impl = {
 	.name = BENCH_IMPL,
+	.kind = BENCH_IMPL_KIND,
+	.help = BENCH_IMPL_HELP,
+	.note = BENCH_IMPL_NOTE,
+	.pair = BENCH_IMPL_PAIR,
+	.vs = BENCH_IMPL_VS,
 	.native_batch = BENCH_NATIVE_BATCH,
 	.cannot = {
 		[NEED_GROW] = BENCH_NO_GROW,
