@@ -49,12 +49,21 @@ enum bench_need {
 	NEED_ERASE,		/* delete concurrently with other operations */
 	NEED_WALK,		/* walk the table inside one read-side section */
 	NEED_DEFER_FREE,	/* defer a free past a grace period (call_rcu) */
+	NEED_DUP_ADD,		/* add a key that is already there, as a duplicate */
 	NEED_COUNT
 };
 
 /* The implementation, for what runs outside the timed loops. */
 struct bench_impl {
 	const char *name;
+	/* What the driver lists, tabulates and pairs (--info's "impl"):
+	 * kind "lfht" (ours), "urcu" (liburcu's cds_lfht), "extra" (a
+	 * baseline or Concurrency Kit) or "peer" (another library); help, a
+	 * line for --help; note, for peers, a line under the throughput
+	 * table (or NULL); pair, the liburcu column an lfht column is
+	 * divided by (or NULL); vs, further implementations an lfht column
+	 * is divided by, comma-separated (or NULL). */
+	const char *kind, *help, *note, *pair, *vs;
 	int native_batch;		/* bt_lookup_batch() is the library's own */
 	const char *cannot[NEED_COUNT];	/* why it lacks a need, or NULL */
 	size_t entry_size;		/* an item alone (memory's "entry") */
@@ -90,6 +99,8 @@ enum bench_op {
 	OP_NONE,
 	OP_ADD_UNIQUE,		/* counted in inserts */
 	OP_DEL,			/* counted in deletes */
+	OP_ADD,			/* pool-add: add, duplicates allowed */
+	OP_ADD_REPLACE,		/* pool-replace: add or replace */
 };
 
 struct bench_shared {
@@ -97,7 +108,8 @@ struct bench_shared {
 	unsigned long keys;		/* a power of two */
 	unsigned threads;		/* sweep: how many share the keys */
 	double deadline;		/* sweep: give up then (a stalled table) */
-	enum bench_op op;		/* sweep: what is done to each key */
+	enum bench_op op;		/* sweep: what is done to each key;
+					 * pool: how the writers add */
 	atomic_int stop;
 	pthread_barrier_t start;
 };
@@ -136,7 +148,7 @@ struct bench_worker {
 
 bench_role role_read, role_mixed, role_writer, role_addel, role_sweep, role_resizer,
 	role_hot_read, role_hot_writer, role_batch, role_long_read, role_grow_writer,
-	role_hot1_writer, role_rcufree;
+	role_hot1_writer, role_rcufree, role_pool_read, role_pool_writer;
 
 struct bench_workload;
 
@@ -242,6 +254,7 @@ void run_addel(const struct options *o, struct bench_result *r);
 void run_churn(const struct options *o, struct bench_result *r);
 void run_sweep(const struct options *o, struct bench_result *r);
 void run_pace(const struct options *o, struct bench_result *r);
+void run_pool(const struct options *o, struct bench_result *r);
 void run_rw1(const struct options *o, struct bench_result *r);
 void run_hot10(const struct options *o, struct bench_result *r);
 void run_hot1(const struct options *o, struct bench_result *r);

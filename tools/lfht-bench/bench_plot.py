@@ -13,21 +13,38 @@ import bench_run
 from bench_run import Table, report_of, supported
 
 
-# Chart styles: one hue per implementation family (QSBR blue, memb
-# orange), lfht dark and solid, liburcu light and dashed; rwlock dark grey.
-STYLE = {
-    'lfht-qsbr': ('#08519c', 1, 7),
-    'urcu-qsbr': ('#6baed6', 2, 6),
-    'lfht-memb': ('#a63603', 1, 5),
-    'urcu-memb': ('#fd8d3c', 2, 4),
-    'rwlock': ('#404040', 3, 9),
-    'ck': ('#238b45', 1, 11),
-    'dpdk': ('#6a3d9a', 1, 13),
-    'tbb-hash': ('#b15928', 4, 8),
-    'tbb-umap': ('#e7298a', 4, 10),
-    'libcds': ('#1b9e77', 5, 12),
-}
-PAIR_STYLE = {'lfht-qsbr': ('#08519c', 7), 'lfht-memb': ('#a63603', 5)}
+# Chart styles (colour, dash, point), given out by the implementation's
+# place in the driver's list (meson's order: bench_run.cfg.IMPLS), so a new
+# implementation needs no entry here. In today's order: QSBR blue, memb
+# orange, lfht dark and solid, liburcu light and dashed; rwlock dark grey,
+# ck green, then the peers.
+PALETTE = [
+    ('#08519c', 1, 7),
+    ('#6baed6', 2, 6),
+    ('#a63603', 1, 5),
+    ('#fd8d3c', 2, 4),
+    ('#404040', 3, 9),
+    ('#238b45', 1, 11),
+    ('#6a3d9a', 1, 13),
+    ('#b15928', 4, 8),
+    ('#e7298a', 4, 10),
+    ('#1b9e77', 5, 12),
+    ('#666600', 5, 3),
+    ('#00838f', 3, 2),
+]
+
+
+def style(impl):
+    """(colour, dash, point) of an implementation in the charts."""
+    impls = list(bench_run.cfg.IMPLS)
+    n = impls.index(impl) if impl in impls else len(impls)
+    return PALETTE[n % len(PALETTE)]
+
+
+def pair_style(impl):
+    """(colour, point) of an lfht/liburcu ratio line: the lfht column's."""
+    color, _, point = style(impl)
+    return color, point
 
 
 def unit_for(values):
@@ -122,7 +139,7 @@ def gnuplot(o, b, configs):
             div, suffix = unit_for(allv)
             plots = []
             for n, impl in enumerate(impls):
-                color, dash, point = STYLE.get(impl, ('#000000', 1, 1))
+                color, dash, point = style(impl)
                 c = 2 + (m * len(impls) + n) * 4
                 plots.append("'%s' using %d:($%d/%g):($%d/%g):($%d/%g) with yerrorlines "
                              "lw 2 lc rgb '%s' dt %d pt %d ps 1.2 title '%s'"
@@ -162,7 +179,7 @@ def gnuplot(o, b, configs):
                 f.write(' '.join(cols) + '\n')
         plots = []
         for n, (a, bb) in enumerate(pairs):
-            color, point = PAIR_STYLE.get(a, ('#000000', 7))
+            color, point = pair_style(a)
             c = 2 + n * 4
             plots.append("'%s' using %d:%d:%d:%d with yerrorlines lw 2 lc rgb '%s' "
                          "pt %d ps 1.2 title '%s / %s'"

@@ -100,9 +100,11 @@ class Table:
     is tools/lfht-bench/table.c): WORKLOADS, name -> workload (in run order; each with what,
     keys, threads, roles, report, runs, smoke_keys, metrics), and REFUSED,
     (impl, workload) -> the reason that implementation gives. Read from
-    every executable that is there; the first gives the workloads."""
+    every executable that is there; the first gives the workloads. IMPLS:
+    impl -> what it says of itself (name, kind, help, note, pair, vs)."""
     WORKLOADS = {}
     REFUSED = {}
+    IMPLS = {}
     read_from = set()
 
 
@@ -121,6 +123,7 @@ def read_table(impls):
         if info is None:
             fail_usage('%s --info gave no workload table' % ' '.join(cmd))
         Table.read_from.add(impl)
+        Table.IMPLS[impl] = info['impl']
         for w in info['workloads']:
             Table.WORKLOADS.setdefault(w['name'], w)
             if w['refused']:

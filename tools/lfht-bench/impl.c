@@ -12,6 +12,12 @@
  * to the reason (BENCH_NO_GROW, BENCH_NO_RESIZE, BENCH_NO_ERASE,
  * BENCH_NO_DEFER_FREE; the walk is there when it defines BENCH_HAS_WALK);
  * the table (table.c) says which workloads need what.
+ *
+ * A header also says what it is, for the driver (--info's "impl"; see
+ * struct bench_impl): BENCH_IMPL (its name: the executable is
+ * lfht-bench-<name>), BENCH_IMPL_KIND, BENCH_IMPL_HELP, and where they
+ * apply BENCH_IMPL_NOTE, BENCH_IMPL_PAIR and BENCH_IMPL_VS. A new peer is
+ * then its header (and .cpp file) and one line in meson.build.
  */
 #define _GNU_SOURCE
 
@@ -20,6 +26,16 @@
 #include "bench.h"
 
 #include BENCH_IMPL_HEADER
+
+#ifndef BENCH_IMPL_NOTE
+#define BENCH_IMPL_NOTE NULL
+#endif
+#ifndef BENCH_IMPL_PAIR
+#define BENCH_IMPL_PAIR NULL
+#endif
+#ifndef BENCH_IMPL_VS
+#define BENCH_IMPL_VS NULL
+#endif
 
 /* 1 when bt_lookup_batch() is the library's own batched lookup. */
 #ifndef BENCH_NATIVE_BATCH
@@ -39,6 +55,11 @@
 #endif
 #ifndef BENCH_NO_WALK
 #define BENCH_NO_WALK NULL
+#endif
+#ifndef BENCH_HAS_ADD_DUP
+#define BENCH_NO_DUP_ADD "no add that keeps duplicate keys (cds_lfht_add)"
+#else
+#define BENCH_NO_DUP_ADD NULL
 #endif
 #ifdef BENCH_NO_DEFER_FREE
 #define BENCH_CAN_DEFER_FREE 0
@@ -287,6 +308,64 @@ void role_hot1_writer(struct bench_worker *w)
 	}
 }
 
+/*
+ * The pool workloads (the small-pool shapes of liburcu's test_urcu_hash):
+ * readers look up keys of [0, N), the lookup pool, filled before the run;
+ * writers work on [N, 2N), the write pool. One lookup per read-side
+ * section, as every bt_lookup.
+ */
+void role_pool_read(struct bench_worker *w)
+{
+	struct bench_shared *sh = w->sh;
+	uint64_t rng = w->rng;
+	unsigned long hits = 0, lookups = 0;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++)
+			hits += (unsigned long)bt_lookup(sh->bt, (rng_next(&rng) >> 8) % sh->keys);
+		lookups += BATCH;
+		bench_quiescent();
+	}
+	w->n.hits += hits;
+	w->n.lookups += lookups;
+}
+
+#ifdef BENCH_HAS_ADD_DUP
+static inline void pool_add_dup(struct bench_table *bt, uint64_t key) { bt_add(bt, key); }
+#else
+/* Never called: pool-add needs the add with duplicates (refused). */
+static inline void pool_add_dup(struct bench_table *bt, uint64_t key) { (void)bt, (void)key; }
+#endif
+
+/* A coin per operation: add a random key of the write pool (sh->op says
+ * how: add, add_unique or add_replace), or delete one (look it up, delete
+ * the node found). Every operation counts in updates, done or not. */
+void role_pool_writer(struct bench_worker *w)
+{
+	struct bench_shared *sh = w->sh;
+	uint64_t rng = w->rng;
+	unsigned long updates = 0;
+
+	while (!stopped(sh)) {
+		for (int i = 0; i < BATCH; i++) {
+			uint64_t r = rng_next(&rng);
+			uint64_t key = sh->keys + (r >> 8) % sh->keys;
+
+			if (!(r >> 63))
+				bt_del(sh->bt, key);
+			else if (sh->op == OP_ADD)
+				pool_add_dup(sh->bt, key);
+			else if (sh->op == OP_ADD_REPLACE)
+				bt_add_replace(sh->bt, key);
+			else
+				bt_add_unique(sh->bt, key);
+		}
+		updates += BATCH;
+		bench_quiescent();
+	}
+	w->n.updates += updates;
+}
+
 #if BENCH_CAN_DEFER_FREE
 /* rcufree: allocate an object and defer its free, as fast as possible. */
 void role_rcufree(struct bench_worker *w)
@@ -333,6 +412,11 @@ static int impl_add_unique(struct bench_table *bt, uint64_t key) { return bt_add
 
 const struct bench_impl bench_impl = {
 	.name = BENCH_IMPL,
+	.kind = BENCH_IMPL_KIND,
+	.help = BENCH_IMPL_HELP,
+	.note = BENCH_IMPL_NOTE,
+	.pair = BENCH_IMPL_PAIR,
+	.vs = BENCH_IMPL_VS,
 	.native_batch = BENCH_NATIVE_BATCH,
 	.cannot = {
 		[NEED_GROW] = BENCH_NO_GROW,
@@ -340,6 +424,7 @@ const struct bench_impl bench_impl = {
 		[NEED_ERASE] = BENCH_NO_ERASE,
 		[NEED_WALK] = BENCH_NO_WALK,
 		[NEED_DEFER_FREE] = BENCH_NO_DEFER_FREE,
+		[NEED_DUP_ADD] = BENCH_NO_DUP_ADD,
 	},
 	.entry_size = sizeof(struct bench_entry),
 	.wrapper_size = BENCH_WRAPPER_SIZE,

@@ -36,6 +36,10 @@
 #include "bench_common.h"
 
 #define BENCH_IMPL "ck"
+#define BENCH_IMPL_KIND "extra"
+#define BENCH_IMPL_HELP \
+	"Concurrency Kit 0.7 ck_hs (SPMC, writers behind one mutex) with " \
+	"ck_epoch (needs libck-dev)"
 
 #define BENCH_NO_RESIZE "ck_hs cannot shrink below its entry count (open addressing) " \
 	"and takes no bucket count to resize to"

@@ -55,6 +55,18 @@
 #include "bench_common.h"
 
 #define BENCH_IMPL "dpdk"
+#define BENCH_IMPL_KIND "peer"
+#define BENCH_IMPL_HELP \
+	"DPDK 22.11 rte_hash, fixed capacity 2N entries (at least 2^16) for N " \
+	"keys, never resized; lock-free readers (RW_CONCURRENCY_LF) that hold " \
+	"nothing, deleted slots recycled through rte_rcu_qsbr; writers behind " \
+	"one mutex; key and data word stored in the table; batches: " \
+	"rte_hash_lookup_with_hash_bulk_data (needs libdpdk-dev)"
+#define BENCH_IMPL_NOTE \
+	"rte_hash, FIXED capacity 2N entries (at least 2^16) for a table of N " \
+	"keys, never resized; a lookup holds nothing (lock-free readers, key " \
+	"slots recycled through rte_rcu_qsbr); writers behind one mutex; batch: " \
+	"rte_hash_lookup_with_hash_bulk_data"
 
 #define BENCH_NO_GROW "rte_hash has a fixed capacity: it cannot start at 1 bucket and grow"
 #define BENCH_NO_RESIZE "rte_hash has a fixed capacity: it cannot be resized"

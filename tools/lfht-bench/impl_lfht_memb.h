@@ -5,6 +5,10 @@
 #include <lfht/extensions.h>
 
 #define BENCH_IMPL "lfht-memb"
+#define BENCH_IMPL_KIND "lfht"
+#define BENCH_IMPL_HELP "lfht on its memb flavour"
+#define BENCH_IMPL_PAIR "urcu-memb"
+#define BENCH_IMPL_VS "ck"
 
 static inline void bench_quiescent(void) { }
 static inline void bench_offline(void) { }

@@ -5,6 +5,10 @@
 #include <lfht/extensions.h>
 
 #define BENCH_IMPL "lfht-qsbr"
+#define BENCH_IMPL_KIND "lfht"
+#define BENCH_IMPL_HELP "lfht on its QSBR flavour"
+#define BENCH_IMPL_PAIR "urcu-qsbr"
+#define BENCH_IMPL_VS "ck"
 
 static inline void bench_quiescent(void) { rcu_quiescent_state(); }
 static inline void bench_offline(void) { rcu_thread_offline(); }

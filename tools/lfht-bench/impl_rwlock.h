@@ -12,6 +12,8 @@
 #include "bench_common.h"
 
 #define BENCH_IMPL "rwlock"
+#define BENCH_IMPL_KIND "extra"
+#define BENCH_IMPL_HELP "a chained hash table behind one pthread_rwlock_t"
 
 #define BENCH_NO_DEFER_FREE "frees at once under its write lock: nothing is deferred"
 

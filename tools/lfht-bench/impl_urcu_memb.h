@@ -6,6 +6,8 @@
 #include <urcu/rculfhash.h>
 
 #define BENCH_IMPL "urcu-memb"
+#define BENCH_IMPL_KIND "urcu"
+#define BENCH_IMPL_HELP "liburcu 0.13 cds_lfht on urcu-memb (needs liburcu-dev)"
 
 static inline void bench_quiescent(void) { }
 static inline void bench_offline(void) { }

@@ -5,6 +5,8 @@
 #include <urcu/rculfhash.h>
 
 #define BENCH_IMPL "urcu-qsbr"
+#define BENCH_IMPL_KIND "urcu"
+#define BENCH_IMPL_HELP "liburcu 0.13 cds_lfht on urcu-qsbr (needs liburcu-dev)"
 
 static inline void bench_quiescent(void) { rcu_quiescent_state(); }
 static inline void bench_offline(void) { rcu_thread_offline(); }

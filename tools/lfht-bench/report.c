@@ -5,8 +5,10 @@
  *
  *   RESULT impl=... workload=... keys=... threads=... name=value ...
  *
- * --info: the workload table (table.c) as JSON, with this implementation's
- * reason for each workload it cannot run; the driver reads it. A refused
+ * --info: the implementation's description ("impl": name, kind, help,
+ * note, pair, vs; impl.c) and the workload table (table.c) as JSON, with
+ * this implementation's reason for each workload it cannot run; the
+ * driver reads both. A refused
  * workload: "UNSUPPORTED impl=... workload=... reason=..." and exit 3.
  */
 #define _GNU_SOURCE
@@ -131,9 +133,19 @@ static void print_workload_info(const struct bench_workload *w)
 
 void print_info(void)
 {
-	printf("{");
-	json_key("impl", bench_impl.name);
+	printf("{\"impl\": {");
+	json_key("name", bench_impl.name);
 	printf(", ");
+	json_key("kind", bench_impl.kind);
+	printf(", ");
+	json_key("help", bench_impl.help);
+	printf(", ");
+	json_key("note", bench_impl.note);
+	printf(", ");
+	json_key("pair", bench_impl.pair);
+	printf(", ");
+	json_key("vs", bench_impl.vs);
+	printf("},\n ");
 	json_key("buildtype", BENCH_BUILDTYPE);
 	printf(", ");
 	json_key("debug_checks", BENCH_DEBUG_CHECKS);
@@ -159,8 +171,8 @@ _Noreturn void usage(void)
 		fprintf(stderr, "%s%s", i ? "|" : "", bench_workloads[i].name);
 	fprintf(stderr, " [--keys N] [--threads T] [--seconds S] [--auto-flags acct|plain]"
 		" [--cleanup] | --info\n"
-		"  N: a power of two (hot10: any count; hot1, longread: unused)\n"
-		"  T: threads (hot10: readers and as many writers; hot1: writers;"
+		"  N: a power of two (hot10, pool-*: any count; hot1, longread: unused)\n"
+		"  T: threads (hot10, pool-*: readers and as many writers; hot1: writers;"
 		" longread: readers, beside 2 writers)\n"
 		"  --info: the workloads (JSON): shape, thread roles, metrics, and why this"
 		" implementation cannot run some\n");

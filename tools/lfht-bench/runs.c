@@ -239,6 +239,31 @@ void run_hot10(const struct options *o, struct bench_result *r)
 }
 
 /*
+ * pool-add, pool-unique, pool-replace: liburcu's test_urcu_hash with
+ * `-A -M N -N N -O N -R 0 -T 0 -S N -k N` (and -u or -s): an auto-resized
+ * table with accounting from 1 bucket, the lookup pool [0, N) filled first
+ * (the init pool), T readers on it and T writers on [N, 2N). The table's op
+ * says how the writers add (OP_ADD keeps duplicates).
+ */
+void run_pool(const struct options *o, struct bench_result *r)
+{
+	struct bench_shared sh = { .keys = o->keys, .threads = o->threads, .op = o->w->op };
+	bench_role *roles[MAX_WORKERS];
+	unsigned n = roles_split(roles, 2 * o->threads, o->threads, role_pool_read,
+				 role_pool_writer);
+	struct bench_totals t;
+
+	sh.bt = new_table(o, 1, 1);
+	(void)fill_keys(sh.bt, o->keys);
+	t = run_workers(&sh, roles, n, o->seconds);
+	result_add(r, "secs", FMT_SECS, t.secs);
+	result_rate(r, "reads_per_s", t.n.lookups, t.secs);
+	result_hit_ratio(r, &t.n);
+	result_rate(r, "writes_per_s", t.n.updates, t.secs);
+	finish(sh.bt, o->cleanup);
+}
+
+/*
  * hot1: one key, T writers (4 by default) and no reader, one bucket, no
  * resize: half replace the key and delete it, half add it (add_unique) and
  * delete it. updates_per_s counts pairs.

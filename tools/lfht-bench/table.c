@@ -17,6 +17,8 @@
 #define M_LOOKUPS { "lookups_per_s", "lookup/s", 0 }
 #define M_UPDATES { "updates_per_s", "update/s", 0 }
 #define M_INSERTS { "inserts_per_s", "insert/s", 0 }
+#define M_READS { "reads_per_s", "read/s", 0 }
+#define M_WRITES { "writes_per_s", "write/s", 0 }
 
 const struct bench_workload bench_workloads[] = {
 	{ .name = "read",
@@ -78,6 +80,29 @@ const struct bench_workload bench_workloads[] = {
 	  .needs = { NEED_ERASE },
 	  .metrics = { M_UPDATES },
 	  .run = run_hot1 },
+	{ .name = "pool-add",
+	  .what = "liburcu's test_urcu_hash -A -M 10 -N 10 -O 10 -R 0 -T 0 -S 10 -k 10: "
+		  "auto-resized (accounting) from 1 bucket, keys 0-9 added first; 2 readers "
+		  "look up keys 0-9, 2 writers add (duplicates kept) or delete keys 10-19",
+	  .keys = "fixed=10", .threads = "fixed=2", .roles = "T+T", .report = "throughput",
+	  .smoke_keys = 10, .flags = WL_ANY_KEY_COUNT,
+	  .needs = { NEED_ERASE, NEED_DUP_ADD }, .op = OP_ADD,
+	  .metrics = { M_READS, M_WRITES },
+	  .run = run_pool },
+	{ .name = "pool-unique",
+	  .what = "as pool-add with -u: the writers add_unique or delete",
+	  .keys = "fixed=10", .threads = "fixed=2", .roles = "T+T", .report = "throughput",
+	  .smoke_keys = 10, .flags = WL_ANY_KEY_COUNT,
+	  .needs = { NEED_ERASE }, .op = OP_ADD_UNIQUE,
+	  .metrics = { M_READS, M_WRITES },
+	  .run = run_pool },
+	{ .name = "pool-replace",
+	  .what = "as pool-add with -s: the writers add_replace or delete",
+	  .keys = "fixed=10", .threads = "fixed=2", .roles = "T+T", .report = "throughput",
+	  .smoke_keys = 10, .flags = WL_ANY_KEY_COUNT,
+	  .needs = { NEED_ERASE }, .op = OP_ADD_REPLACE,
+	  .metrics = { M_READS, M_WRITES },
+	  .run = run_pool },
 	{ .name = "longread",
 	  .what = "growth under long readers: 2 readers each walk the whole table 1024 times "
 		  "per read-side section while 2 writers add_unique random keys of [0, 1e8) "

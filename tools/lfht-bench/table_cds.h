@@ -205,6 +205,21 @@ static inline int bt_del(struct bench_table *bt, uint64_t key)
 	return deleted;
 }
 
+/* Adds a new entry, even where the key is there already (a duplicate). */
+#define BENCH_HAS_ADD_DUP 1
+static inline void bt_add(struct bench_table *bt, uint64_t key)
+{
+	struct bench_entry *e = malloc(sizeof(*e));
+
+	if (!e)
+		abort();
+	e->key = key;
+	cds_lfht_node_init(&e->node);
+	rcu_read_lock();
+	cds_lfht_add(bt->ht, bench_hash(key), &e->node);
+	rcu_read_unlock();
+}
+
 /* Inserts or replaces; returns 1 when an old entry was replaced. */
 static inline int bt_add_replace(struct bench_table *bt, uint64_t key)
 {
