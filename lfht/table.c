@@ -15,35 +15,15 @@
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "internal.h"
 
 /* ---- allocator ------------------------------------------------------------ */
 
-/* Bucket tables of 4 MiB and more (2^19 buckets) ask for transparent
- * huge pages, where the system gives them on request (the default
- * "madvise" policy): a lookup's bucket access then costs no TLB miss of
- * its own. Only the 2 MiB pages wholly inside the block are marked. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void advise_huge(void *p, size_t size)
-{
-	uintptr_t first = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	uintptr_t end = ((uintptr_t)p + size) & ~(uintptr_t)(HUGE_PAGE - 1);
-
-	if (end > first)
-		(void)madvise((void *)first, end - first, MADV_HUGEPAGE);
-}
-
 static void *default_zalloc(size_t size, void *ctx)
 {
-	void *p = calloc(1, size);
-
 	(void)ctx;
-	if (p && size >= 2 * HUGE_PAGE)
-		advise_huge(p, size);
-	return p;
+	return calloc(1, size);
 }
 
 static void default_free(void *ptr, size_t size, void *ctx)
