@@ -10,7 +10,9 @@
  * and reports only nodes that are neither bucket nodes nor removed. Because
  * nodes never move, and a node can only leave the list behind a traversal's
  * position by being removed, every node present for the whole traversal is
- * reported exactly once, resize or not.
+ * reported exactly once, resize or not. cds_lfht_first() finds where to
+ * start by reading bucket words from the bucket tables (first_start()),
+ * which skips a run of emptied buckets without walking it node by node.
  *
  * All walks step with lfht_load_next_() (<lfht/lfht-inline.h>), shared
  * with the inline lookup. Relies on list.c's invariants; calls buckets.c
@@ -55,10 +57,67 @@ static struct cds_lfht_node *first_node(struct cds_lfht *ht)
 	return lfht_ptr_(word);
 }
 
+/* Buckets the scan of first_start() asks the memory for ahead of the one
+ * it checks. */
+#define SCAN_AHEAD 16UL
+
+/* The bucket at place pos in list order among 2^bits buckets. */
+static struct cds_lfht_node *bucket_at_place(RCU_ATOMIC_(struct cds_lfht_node *) *orders,
+					     unsigned long pos, unsigned bits)
+{
+	return lfht_bucket_in_(orders,
+			       bits ? lfht_reverse_bits_(pos) >> (LFHT_LONG_BITS_ - bits) : 0);
+}
+
+/*
+ * Where cds_lfht_first() starts its walk: the successor of the first
+ * bucket, in list order, whose range may hold a node. A table that was
+ * emptied from the front (a flush by restarted iteration) keeps a run of
+ * empty buckets there; the list walks them one dependent miss at a time,
+ * the scan reads their words from the bucket tables, SCAN_AHEAD misses in
+ * flight.
+ *
+ * Bucket b (place pos, size 2^bits) is empty when its word, not removed,
+ * links to the bucket at place pos + 1 (the end of the list for the last):
+ * at that load nothing sorted between them. A node present for the whole
+ * traversal sorts in some bucket's range, so it is in the list when that
+ * bucket is checked, and the first bucket found not empty has it at or
+ * after its successor: starting there is the walk from bucket 0 reaching
+ * that bucket at that load (b, below size, is linked and not removed, so
+ * it is reachable). Buckets of a grow in progress (above size) sort inside
+ * ranges and make them look not empty: the walk goes through them. A
+ * removed bucket (a shrink in progress) ends the scan: the walk then
+ * starts from bucket 0, as it always did.
+ */
+static struct cds_lfht_node *first_start(struct cds_lfht *ht)
+{
+	/* Acquire, size then orders: as in lfht_view_bucket_() (lfht.h), so
+	 * every bucket below size is linked and its table published. */
+	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_acquire);
+	RCU_ATOMIC_(struct cds_lfht_node *) *orders =
+		rcu_atomic_load(&ht->view.orders, memory_order_acquire);
+	unsigned bits = lfht_log2(size);
+	struct cds_lfht_node *bucket = bucket_at_place(orders, 0, bits), *succ;
+	uintptr_t word;
+
+	for (unsigned long pos = 0; pos < size; pos++, bucket = succ) {
+		if (pos + SCAN_AHEAD < size)
+			__builtin_prefetch(bucket_at_place(orders, pos + SCAN_AHEAD, bits));
+		succ = pos + 1 < size ? bucket_at_place(orders, pos + 1, bits) : NULL;
+		LFHT_VISIT_HOOK_();
+		(void)lfht_load_next_(bucket, &word);
+		if (lfht_is_removed_(word))
+			return first_node(ht);
+		if (lfht_ptr_(word) != succ)
+			return lfht_ptr_(word);
+	}
+	return NULL;
+}
+
 void lfht_first(struct cds_lfht *ht, struct cds_lfht_iter *iter)
 {
 	lfht_call_reader(ht, "cds_lfht_first");
-	iter_settle(iter, first_node(ht));
+	iter_settle(iter, first_start(ht));
 	lfht_call_end(ht);
 }
 
