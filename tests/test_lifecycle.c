@@ -473,8 +473,9 @@ END_TEST
 #define FLUSH_KEYS_SLOW (1UL << 17)
 /* Deletes per read-side section, as liburcu users write a flush. */
 #define FLUSH_PASS 4096
-/* The bound on the child's fill and flush (natively about 3 s here). */
-#define FLUSH_CHILD_SECONDS 40.0
+/* The bound on the child's fill and flush (natively 3 to 10 s here, 25 s on
+ * a loaded machine). */
+#define FLUSH_CHILD_SECONDS 60.0
 
 /* Deletes every node of ht: from cds_lfht_first, up to FLUSH_PASS per
  * read-side section, then again from the first. Returns the deletes; stops
@@ -606,6 +607,6 @@ int main(void)
 	TEST_ADD(s, updates_complete_while_the_resize_worker_is_frozen, 60);
 	TEST_ADD(s, offline_caller_of_resize_stays_offline, 60);
 	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
-	TEST_ADD(s, fork_child_fills_and_flushes_two_million_keys_in_bounded_time, 60);
+	TEST_ADD(s, fork_child_fills_and_flushes_two_million_keys_in_bounded_time, 120);
 	return test_main(s);
 }
