@@ -1065,6 +1065,63 @@ static void add_flavour_tests(Suite *s)
 }
 #endif
 
+/*
+ * cds_lfht_first() skips the buckets emptied at the front of the list
+ * (lfht/iter.c scans their words in groups): deleting the first node again
+ * and again must hand out every node, in list order (reverse hashes never
+ * going down), in tables small and large (from 64 buckets the scan goes by groups),
+ * with holes made elsewhere first.
+ */
+START_TEST(first_after_deletes_from_the_front_gives_the_least_remaining_node)
+{
+	static const unsigned long sizes[] = { 1, 2, 8, 32, 64, 128, 1024, 4096 };
+
+	for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		unsigned long size = sizes[s], nr = size < 4 ? 8 : 2 * size, seen = 0;
+		struct cds_lfht *ht = cds_lfht_new(size, size, size, 0, NULL);
+		unsigned long last_rh = 0;
+		uint64_t rng = 0x1234 + s;
+
+		ck_assert_ptr_nonnull(ht);
+		test_fill(ht, 0, nr);
+		/* Holes: about one key in eight, anywhere. */
+		rcu_read_lock();
+		for (unsigned long i = 0; i < nr / 8; i++) {
+			struct test_node *tn = test_lookup(ht, test_rand(&rng) % nr);
+
+			if (tn && cds_lfht_del(ht, &tn->node) == 0) {
+				test_node_free_rcu(tn);
+				seen++;
+			}
+		}
+		rcu_read_unlock();
+		for (;;) {
+			struct cds_lfht_iter iter;
+			struct cds_lfht_node *node;
+
+			rcu_read_lock();
+			cds_lfht_first(ht, &iter);
+			node = cds_lfht_iter_get_node(&iter);
+			if (node != NULL) {
+				ck_assert_msg(node->reverse_hash >= last_rh,
+					      "size %lu: first() went back in list order", size);
+				last_rh = node->reverse_hash;
+				ck_assert_int_eq(cds_lfht_del(ht, node), 0);
+				test_node_free_rcu(test_node_of(node));
+				seen++;
+			}
+			rcu_read_unlock();
+			quiescent();
+			if (node == NULL)
+				break;
+		}
+		ck_assert_uint_eq(seen, nr);
+		ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 0);
+		test_empty_and_destroy(ht);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
@@ -1092,6 +1149,7 @@ int main(void)
 	TEST_ADD(s, replace_of_deleted_node_returns_enoent, 30);
 	TEST_ADD(s, replace_with_key_mismatch_returns_einval, 30);
 	TEST_ADD(s, lookup_hits_and_misses_give_node_or_null, 30);
+	TEST_ADD(s, first_after_deletes_from_the_front_gives_the_least_remaining_node, 60);
 	TEST_ADD(s, lookup_of_colliding_hash_with_other_key_misses, 30);
 	TEST_ADD(s, first_of_empty_table_is_null, 30);
 	TEST_ADD(s, first_next_visit_every_node_once_never_a_bucket, 30);

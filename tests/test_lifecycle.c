@@ -2,7 +2,9 @@
 /*
  * tests/test_lifecycle.c - the table in a real process: many tables and the
  * threads they cost, tables that share updaters, a resize worker that is
- * frozen while updates go on, and QSBR callers that are offline.
+ * frozen while updates go on, QSBR callers that are offline, and a fork
+ * child that fills a table with 2M keys and flushes it by restarted
+ * iteration within a bound.
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"
@@ -11,6 +13,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -461,6 +464,140 @@ START_TEST(destroy_from_an_offline_thread_during_a_shrink_is_safe)
 }
 END_TEST
 
+/* ---- a flush by restarted iteration, in a fork child ------------------- */
+
+/* Keys the flush test adds: 2M natively; under a sanitizer or an emulator,
+ * where every access costs tens of times more, 128K (the shape is the
+ * same: a table grown from one bucket, emptied from the front). */
+#define FLUSH_KEYS (1UL << 21)
+#define FLUSH_KEYS_SLOW (1UL << 17)
+/* Deletes per read-side section, as liburcu users write a flush. */
+#define FLUSH_PASS 4096
+/* The bound on the child's fill and flush (natively 3 to 10 s here, 25 s on
+ * a loaded machine). */
+#define FLUSH_CHILD_SECONDS 60.0
+
+/* Deletes every node of ht: from cds_lfht_first, up to FLUSH_PASS per
+ * read-side section, then again from the first. Returns the deletes; stops
+ * at the deadline. */
+static unsigned long flush_by_restarts(struct cds_lfht *ht, unsigned long *passes,
+				       double deadline)
+{
+	unsigned long total = 0, n;
+
+	*passes = 0;
+	do {
+		struct cds_lfht_iter iter;
+		struct cds_lfht_node *node;
+
+		n = 0;
+		rcu_read_lock();
+		cds_lfht_first(ht, &iter);
+		while (n < FLUSH_PASS && (node = cds_lfht_iter_get_node(&iter)) != NULL) {
+			struct test_node *tn = test_node_of(node);
+
+			if (cds_lfht_del(ht, node) == 0) {
+				test_node_free_rcu(tn);
+				n++;
+			}
+			cds_lfht_next(ht, &iter);
+		}
+		rcu_read_unlock();
+		quiescent();
+		total += n;
+		(*passes)++;
+	} while (n && test_now() < deadline);
+	return total;
+}
+
+/* The child (or, where fork is unsafe, the test itself): fill, flush,
+ * check. Returns 0 on success, else prints why and returns 1. */
+static int fill_and_flush(unsigned long nr_keys, double deadline)
+{
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+					   NULL);
+	unsigned long deleted, passes;
+	double t0, t1, t2;
+
+	if (ht == NULL) {
+		fprintf(stderr, "flush: cds_lfht_new failed\n");
+		return 1;
+	}
+	t0 = test_now();
+	test_fill(ht, 0, nr_keys);
+	t1 = test_now();
+	deleted = flush_by_restarts(ht, &passes, deadline);
+	t2 = test_now();
+	fprintf(stderr, "[%s] %lu keys: fill %.2f s, flush %.2f s (%lu passes)\n",
+		TEST_FLAVOUR_NAME, nr_keys, t1 - t0, t2 - t1, passes);
+	if (deleted != nr_keys || test_count_nodes(ht, NULL, NULL) != 0) {
+		fprintf(stderr, "flush: %lu of %lu keys deleted by %.0f s\n", deleted,
+			nr_keys, deadline - t0);
+		return 1;
+	}
+	test_offline();
+	if (cds_lfht_destroy(ht, NULL) != 0) {
+		test_online();
+		fprintf(stderr, "flush: destroy failed\n");
+		return 1;
+	}
+	rcu_barrier();
+	test_online();
+	if (rcu_atomic_load(&test_bad_magic, memory_order_relaxed) != 0) {
+		fprintf(stderr, "flush: a reader saw a freed entry\n");
+		return 1;
+	}
+	return 0;
+}
+
+START_TEST(fork_child_fills_and_flushes_two_million_keys_in_bounded_time)
+{
+	double end = test_now() + FLUSH_CHILD_SECONDS;
+	int status = 0;
+	pid_t pid;
+
+#if defined(TEST_TSAN) || defined(TEST_ASAN)
+	/* Fork with threads is not safe under these sanitizers (see
+	 * test_hooks.c): the same fill and flush, smaller, in the test. */
+	ck_assert_int_eq(fill_and_flush(FLUSH_KEYS_SLOW, end), 0);
+	return;
+#endif
+	if (getenv("LFHT_TEST_EMULATED")) {
+		/* qemu-user crashes when a fork child of a threaded process
+		 * starts a thread (test_hooks.c). */
+		ck_assert_int_eq(fill_and_flush(FLUSH_KEYS_SLOW, end), 0);
+		return;
+	}
+	/* Threads first (the call_rcu worker, a resize worker): the child
+	 * starts again the ones the library owns. */
+	rcu_barrier();
+	fflush(stderr);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0)
+		_exit(fill_and_flush(FLUSH_KEYS, end));
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		struct timespec ms = { 0, 5000000 };
+
+		ck_assert_int_ge(got, 0);
+		if (got == pid)
+			break;
+		if (test_now() > end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			ck_abort_msg("child did not fill and flush %lu keys within %.0f s",
+				     FLUSH_KEYS, FLUSH_CHILD_SECONDS);
+		}
+		test_offline();
+		nanosleep(&ms, NULL);
+		test_online();
+	}
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		      "child failed (status 0x%x, see stderr)", status);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lifecycle-" TEST_FLAVOUR_NAME);
@@ -470,5 +607,6 @@ int main(void)
 	TEST_ADD(s, updates_complete_while_the_resize_worker_is_frozen, 60);
 	TEST_ADD(s, offline_caller_of_resize_stays_offline, 60);
 	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
+	TEST_ADD(s, fork_child_fills_and_flushes_two_million_keys_in_bounded_time, 120);
 	return test_main(s);
 }

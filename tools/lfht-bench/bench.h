@@ -36,6 +36,10 @@
 #define LONG_KEY_RANGE 100000000UL
 /* Most worker threads a run starts. */
 #define MAX_WORKERS 2050
+/* flush: deletes per read-side section, and the bound on the whole flush
+ * (it is quadratic where each pass walks again over emptied buckets). */
+#define FLUSH_PASS 4096UL
+#define FLUSH_LIMIT_SECONDS 120.0
 
 struct bench_table;
 
@@ -88,7 +92,7 @@ struct bench_counts {
 	unsigned long inserts;		/* keys added */
 	unsigned long deletes;		/* keys deleted */
 	unsigned long resizes;		/* resize calls */
-	unsigned long sections;		/* longread: read-side sections */
+	unsigned long sections;		/* longread, flush: read-side sections */
 	unsigned long walked;		/* longread: nodes seen by the walks */
 	unsigned long callbacks;	/* rcufree: frees deferred */
 };
@@ -148,7 +152,7 @@ struct bench_worker {
 
 bench_role role_read, role_mixed, role_writer, role_addel, role_sweep, role_resizer,
 	role_hot_read, role_hot_writer, role_batch, role_long_read, role_grow_writer,
-	role_hot1_writer, role_rcufree, role_pool_read, role_pool_writer;
+	role_hot1_writer, role_rcufree, role_pool_read, role_pool_writer, role_flush;
 
 struct bench_workload;
 
@@ -262,5 +266,6 @@ void run_longread(const struct options *o, struct bench_result *r);
 void run_batch(const struct options *o, struct bench_result *r);
 void run_rcufree(const struct options *o, struct bench_result *r);
 void run_memory(const struct options *o, struct bench_result *r);
+void run_flush(const struct options *o, struct bench_result *r);
 
 #endif /* BENCH_H */

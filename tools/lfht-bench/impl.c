@@ -274,9 +274,24 @@ void role_long_read(struct bench_worker *w)
 		bench_quiescent();
 	}
 }
+/* flush: deletes every key by restarted iteration, FLUSH_PASS deletes per
+ * read-side section (a quiescent state after each); gives up at the
+ * deadline. */
+void role_flush(struct bench_worker *w)
+{
+	unsigned long n;
+
+	do {
+		n = bt_flush_pass(w->sh->bt, FLUSH_PASS);
+		w->n.deletes += n;
+		w->n.sections++;
+		bench_quiescent();
+	} while (n && bench_now() <= w->sh->deadline);
+}
 #else
-/* Never run: longread needs the walk (refused, see table.c). */
+/* Never run: longread and flush need the walk (refused, see table.c). */
 void role_long_read(struct bench_worker *w) { (void)w; }
+void role_flush(struct bench_worker *w) { (void)w; }
 #endif
 
 /* longread: add_unique random keys of [0, LONG_KEY_RANGE); counts the

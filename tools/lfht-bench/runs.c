@@ -2,7 +2,8 @@
 /*
  * lfht-bench: the run functions the workload table (table.c) names, one per
  * family: steady state on a filled table (read, autoread, mixed, addel,
- * churn, batch), sweeps over the keys (fill), growth (pace, longread), contention (rw1, hot10,
+ * churn, batch), sweeps over the keys (fill, delonly), a flush by
+ * restarted iteration (flush), growth (pace, longread), contention (rw1, hot10,
  * hot1), reclamation (rcufree) and memory. Each sets up a table, runs
  * worker roles (impl.c) through the harness (harness.c) and fills the
  * result; report.c prints it.
@@ -136,6 +137,36 @@ void run_sweep(const struct options *o, struct bench_result *r)
 	result_add(r, sh.op == OP_ADD_UNIQUE ? "inserted" : "deleted", FMT_COUNT, (double)done);
 	result_add(r, "stalled", FMT_COUNT, done < o->keys);
 	finish(sh.bt, o->cleanup && done == o->keys);
+}
+
+/*
+ * flush: fill N keys into a table that starts at one bucket (auto-resize,
+ * as users get it by default), let growth settle, then one thread deletes
+ * them all by restarted iteration (role_flush). Fields: secs (the flush
+ * alone), deletes_per_s, deleted, passes (read-side sections), buckets (at
+ * the start of the flush; 0 where unknown) and stalled (the bound was hit).
+ */
+void run_flush(const struct options *o, struct bench_result *r)
+{
+	struct bench_shared sh = { .keys = o->keys, .threads = 1 };
+	bench_role *const roles[1] = { role_flush };
+	struct bench_totals t;
+	unsigned long filled, buckets;
+
+	sh.bt = new_table(o, 1, 1);
+	filled = fill_keys(sh.bt, o->keys);
+	growth_settled(sh.bt);
+	buckets = bench_impl.bucket_count(sh.bt);
+	sh.deadline = bench_now() + FLUSH_LIMIT_SECONDS;
+	t = run_workers(&sh, roles, 1, 0);
+	r->threads = 1;
+	result_add(r, "secs", FMT_SECS, t.secs);
+	result_rate(r, "deletes_per_s", t.n.deletes, t.secs);
+	result_add(r, "deleted", FMT_COUNT, (double)t.n.deletes);
+	result_add(r, "passes", FMT_COUNT, (double)t.n.sections);
+	result_add(r, "buckets", FMT_COUNT, (double)buckets);
+	result_add(r, "stalled", FMT_COUNT, t.n.deletes < filled || filled < o->keys);
+	finish(sh.bt, o->cleanup);
 }
 
 /*

@@ -51,6 +51,14 @@ const struct bench_workload bench_workloads[] = {
 	  .needs = { NEED_ERASE }, .op = OP_DEL,
 	  .metrics = { { "deletes_per_s", "delete/s", 0 } },
 	  .run = run_sweep },
+	{ .name = "flush",
+	  .what = "fill N keys from 1 bucket (auto-resize), then 1 thread deletes them all by "
+		  "restarted iteration: from cds_lfht_first, up to 4096 deletes per read-side "
+		  "section, then again from the first",
+	  .keys = "list", .threads = "fixed=1", .roles = "1", .report = "throughput",
+	  .needs = { NEED_WALK, NEED_GROW, NEED_ERASE },
+	  .metrics = { { "deletes_per_s", "delete/s", 0 } },
+	  .run = run_flush },
 	{ .name = "churn",
 	  .what = "T lookup threads while one thread resizes between N and N/8 buckets",
 	  .keys = "list", .threads = "list", .roles = "T", .report = "throughput",

@@ -261,6 +261,33 @@ static inline unsigned long bt_walk_many(struct bench_table *bt, unsigned walks,
 	return seen;
 }
 
+/*
+ * flush: one pass of a flush by restarted iteration. Inside one read-side
+ * section, from cds_lfht_first(), deletes every node it meets up to max
+ * (freed through call_rcu); returns how many it deleted. The caller starts
+ * again from the first node until a pass deletes nothing: each pass walks
+ * over whatever the earlier ones emptied.
+ */
+static inline unsigned long bt_flush_pass(struct bench_table *bt, unsigned long max)
+{
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	unsigned long n = 0;
+
+	rcu_read_lock();
+	cds_lfht_first(bt->ht, &iter);
+	while (n < max && (node = cds_lfht_iter_get_node(&iter)) != NULL) {
+		if (cds_lfht_del(bt->ht, node) == 0) {
+			call_rcu(&caa_container_of(node, struct bench_entry, node)->rcu,
+				 bt_free_entry);
+			n++;
+		}
+		cds_lfht_next(bt->ht, &iter);
+	}
+	rcu_read_unlock();
+	return n;
+}
+
 /* rcufree: a fresh object to a callback that frees it. */
 static inline void bt_defer_free_new(void)
 {
