@@ -7,8 +7,10 @@
 #include "lfht_test.h"
 
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 
 _Atomic(long) test_bad_magic;
 _Atomic(long) test_nodes_live;
@@ -290,6 +292,27 @@ double test_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int test_wait_child(pid_t pid, double end)
+{
+	int status = 0;
+
+	for (;;) {
+		pid_t got = waitpid(pid, &status, WNOHANG);
+		struct timespec ms = { 0, 5000000 };
+
+		if (got == pid)
+			return status;
+		if (got < 0 || test_now() > end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		test_offline();
+		nanosleep(&ms, NULL);
+		test_online();
+	}
 }
 
 bool test_size_reached(void *goal)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #if defined(TEST_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
@@ -169,6 +170,9 @@ void test_alloc_uninstall(void);
  * LFHT_STRESS_SCALE when that is below 1 (not below 0.3 s). */
 double test_stress_seconds(void);
 double test_now(void);
+/* Waits for the child pid (offline while it sleeps: QSBR) and returns its
+ * wait status; past test_now() == end, kills it, reaps it and returns -1. */
+int test_wait_child(pid_t pid, double end);
 /* A bucket count to wait for, with test_wait_until(test_size_reached, ...). */
 struct test_size_goal {
 	struct cds_lfht *ht;

@@ -237,20 +237,10 @@ static void fork_and_check_child(struct cds_lfht *ht, unsigned long nr_keys)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
 		child_uses_table(ht, nr_keys);
-	for (;;) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-		struct timespec ms = { 0, 5000000 };
-
-		ck_assert_int_ge(got, 0);
-		if (got == pid)
-			break;
-		if (test_now() > end) {
-			rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			ck_abort_msg("child did not finish within %.0f s (hang)", CHILD_SECONDS);
-		}
-		nanosleep(&ms, NULL);
+	status = test_wait_child(pid, end);
+	if (status < 0) {
+		rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
+		ck_abort_msg("child did not finish within %.0f s (hang)", CHILD_SECONDS);
 	}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		/* The parent's worker must not stay paused for later tests. */

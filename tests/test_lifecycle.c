@@ -576,23 +576,10 @@ START_TEST(fork_child_fills_and_flushes_two_million_keys_in_bounded_time)
 	ck_assert_int_ge(pid, 0);
 	if (pid == 0)
 		_exit(fill_and_flush(FLUSH_KEYS, end));
-	for (;;) {
-		pid_t got = waitpid(pid, &status, WNOHANG);
-		struct timespec ms = { 0, 5000000 };
-
-		ck_assert_int_ge(got, 0);
-		if (got == pid)
-			break;
-		if (test_now() > end) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			ck_abort_msg("child did not fill and flush %lu keys within %.0f s",
-				     FLUSH_KEYS, FLUSH_CHILD_SECONDS);
-		}
-		test_offline();
-		nanosleep(&ms, NULL);
-		test_online();
-	}
+	status = test_wait_child(pid, end);
+	if (status < 0)
+		ck_abort_msg("child did not fill and flush %lu keys within %.0f s", FLUSH_KEYS,
+			     FLUSH_CHILD_SECONDS);
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 		      "child failed (status 0x%x, see stderr)", status);
 }

@@ -251,22 +251,30 @@ void run_rw1(const struct options *o, struct bench_result *r)
  * (add_unique). updates_per_s counts writer operations (a replace, or a
  * delete + add pair).
  */
-void run_hot10(const struct options *o, struct bench_result *r)
+/* T readers and T writers on a table of o->keys keys filled first, from
+ * 1 bucket; autosize: auto-resized with accounting. The rates are named by the
+ * table entry's first two metrics (lookups, then writer operations). */
+static void run_readers_writers(const struct options *o, struct bench_result *r,
+				bench_role *reader, bench_role *writer, int autosize)
 {
-	struct bench_shared sh = { .keys = o->keys, .threads = o->threads };
+	struct bench_shared sh = { .keys = o->keys, .threads = o->threads, .op = o->w->op };
 	bench_role *roles[MAX_WORKERS];
-	unsigned n = roles_split(roles, 2 * o->threads, o->threads, role_hot_read,
-				 role_hot_writer);
+	unsigned n = roles_split(roles, 2 * o->threads, o->threads, reader, writer);
 	struct bench_totals t;
 
-	sh.bt = new_table(o, 1, 0);
+	sh.bt = new_table(o, 1, autosize);
 	(void)fill_keys(sh.bt, o->keys);
 	t = run_workers(&sh, roles, n, o->seconds);
 	result_add(r, "secs", FMT_SECS, t.secs);
-	result_rate(r, "lookups_per_s", t.n.lookups, t.secs);
+	result_rate(r, o->w->metrics[0].name, t.n.lookups, t.secs);
 	result_hit_ratio(r, &t.n);
-	result_rate(r, "updates_per_s", t.n.updates, t.secs);
+	result_rate(r, o->w->metrics[1].name, t.n.updates, t.secs);
 	finish(sh.bt, o->cleanup);
+}
+
+void run_hot10(const struct options *o, struct bench_result *r)
+{
+	run_readers_writers(o, r, role_hot_read, role_hot_writer, 0);
 }
 
 /*
@@ -278,20 +286,7 @@ void run_hot10(const struct options *o, struct bench_result *r)
  */
 void run_pool(const struct options *o, struct bench_result *r)
 {
-	struct bench_shared sh = { .keys = o->keys, .threads = o->threads, .op = o->w->op };
-	bench_role *roles[MAX_WORKERS];
-	unsigned n = roles_split(roles, 2 * o->threads, o->threads, role_pool_read,
-				 role_pool_writer);
-	struct bench_totals t;
-
-	sh.bt = new_table(o, 1, 1);
-	(void)fill_keys(sh.bt, o->keys);
-	t = run_workers(&sh, roles, n, o->seconds);
-	result_add(r, "secs", FMT_SECS, t.secs);
-	result_rate(r, "reads_per_s", t.n.lookups, t.secs);
-	result_hit_ratio(r, &t.n);
-	result_rate(r, "writes_per_s", t.n.updates, t.secs);
-	finish(sh.bt, o->cleanup);
+	run_readers_writers(o, r, role_pool_read, role_pool_writer, 1);
 }
 
 /*
