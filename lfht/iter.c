@@ -140,7 +140,7 @@ static const unsigned char group_slot[8] = { 0, 4, 2, 6, 1, 5, 3, 7 };
  */
 static struct cds_lfht_node *first_start(struct cds_lfht *ht)
 {
-	/* Acquire, size then orders: as in lfht_view_bucket_() (lfht.h), so
+	/* Acquire, size then orders: as in lfht_view_bucket_() (lfht-inline.h), so
 	 * every bucket below size is linked and its table published. */
 	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_acquire);
 	RCU_ATOMIC_(struct cds_lfht_node *) *orders =
