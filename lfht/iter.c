@@ -80,7 +80,7 @@ static unsigned long next_in_list(unsigned long index, unsigned long mask)
 }
 
 /*
- * Whether the bucket at place pos (index index, among mask + 1 buckets,
+ * Whether the bucket of index index (among mask + 1 buckets,
  * shift = LFHT_LONG_BITS_ - log2(mask + 1)) was empty at the load of its
  * word: 1 yes, 0 no (*start: the element its word links to), -1 removed
  * (a shrink in progress). Empty: not removed, and its word links to an
@@ -89,10 +89,11 @@ static unsigned long next_in_list(unsigned long index, unsigned long mask)
  * bucket's address (or NULL after the last).
  */
 static int bucket_empty(RCU_ATOMIC_(struct cds_lfht_node *) *orders,
-			struct cds_lfht_node *bucket, unsigned long pos, unsigned long index,
-			unsigned long mask, unsigned shift, struct cds_lfht_node **start)
+			struct cds_lfht_node *bucket, unsigned long index, unsigned long mask,
+			unsigned shift, struct cds_lfht_node **start)
 {
-	unsigned long holder = shift < LFHT_LONG_BITS_ ? pos << shift : 0;
+	/* Its reverse hash, and the last of its range. */
+	unsigned long holder = lfht_reverse_bits_(index);
 	unsigned long last = shift < LFHT_LONG_BITS_ ? holder | ((1UL << shift) - 1) : ~0UL;
 	unsigned long next;
 	uintptr_t word;
@@ -153,8 +154,8 @@ static struct cds_lfht_node *first_start(struct cds_lfht *ht)
 		/* Small: every place in list order. */
 		for (unsigned long pos = 0, index = 0; pos < size;
 		     pos++, index = next_in_list(index, mask)) {
-			int empty = bucket_empty(orders, lfht_bucket_in_(orders, index), pos,
-						 index, mask, shift, &start);
+			int empty = bucket_empty(orders, lfht_bucket_in_(orders, index), index,
+						 mask, shift, &start);
 
 			if (empty < 0)
 				return first_node(ht);
@@ -189,7 +190,7 @@ static struct cds_lfht_node *first_start(struct cds_lfht *ht)
 				break;
 			bucket = group ? (struct cds_lfht_node *)(void *)(group + group_slot[j])
 				       : lfht_bucket_in_(orders, index);
-			empty = bucket_empty(orders, bucket, pos, index, mask, shift, &found);
+			empty = bucket_empty(orders, bucket, index, mask, shift, &found);
 			if (empty < 0)
 				return first_node(ht);
 			if (!empty) {

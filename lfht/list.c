@@ -368,7 +368,7 @@ bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 {
 	unsigned order = lfht_order_of_index_(index);
-	unsigned long parent = index - (lfht_order_first_(order));
+	unsigned long parent = index - lfht_order_first_(order);
 	unsigned long bucket_rh = lfht_reverse_bits_(index);
 	struct cds_lfht_node *bucket = lfht_bucket_at(ht, index);
 	struct list_cursor c;

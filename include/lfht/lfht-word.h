@@ -160,12 +160,13 @@ static inline unsigned long lfht_tag_floor_(uintptr_t word, unsigned long holder
 {
 	unsigned long tag = lfht_tag_of_(word);
 	unsigned len = lfht_tag_len_(tag), d = len - 1;
-	/* Where the tag's last bit lands: bit 63 - d - LFHT_TAG_KEPT_. */
-	int low = LFHT_LONG_BITS_ - 1 - (int)d - LFHT_TAG_KEPT_;
 	unsigned long top, bits;
+	int low;
 
 	if (!len)
 		return 0;
+	/* Where the tag's last bit lands: bit 63 - d - LFHT_TAG_KEPT_. */
+	low = LFHT_LONG_BITS_ - 1 - (int)d - LFHT_TAG_KEPT_;
 	top = d ? holder >> (LFHT_LONG_BITS_ - d) << (LFHT_LONG_BITS_ - d) : 0;
 	bits = low >= 0 ? lfht_tag_bits_(tag) << low : lfht_tag_bits_(tag) >> -low;
 	return top | bits;
