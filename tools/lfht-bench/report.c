@@ -133,18 +133,17 @@ static void print_workload_info(const struct bench_workload *w)
 
 void print_info(void)
 {
+	const char *const impl[][2] = {
+		{ "name", bench_impl.name }, { "kind", bench_impl.kind },
+		{ "help", bench_impl.help }, { "note", bench_impl.note },
+		{ "pair", bench_impl.pair }, { "vs", bench_impl.vs },
+	};
+
 	printf("{\"impl\": {");
-	json_key("name", bench_impl.name);
-	printf(", ");
-	json_key("kind", bench_impl.kind);
-	printf(", ");
-	json_key("help", bench_impl.help);
-	printf(", ");
-	json_key("note", bench_impl.note);
-	printf(", ");
-	json_key("pair", bench_impl.pair);
-	printf(", ");
-	json_key("vs", bench_impl.vs);
+	for (size_t i = 0; i < sizeof(impl) / sizeof(impl[0]); i++) {
+		printf("%s", i ? ", " : "");
+		json_key(impl[i][0], impl[i][1]);
+	}
 	printf("},\n ");
 	json_key("buildtype", BENCH_BUILDTYPE);
 	printf(", ");
