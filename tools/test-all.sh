@@ -34,6 +34,11 @@
 #                the RCU core alone); its build dirs are build-ci/<name>-<leg>
 #                and -D options it does not declare are left out
 #
+# A failed leg's digest (its failed tests with the last lines of each one's
+# output, or the last lines of its log when it failed before testing) is
+# printed again just above the summary, so that the end of the output says
+# why.
+#
 # Environment: RCU_STRESS_SECONDS / LFHT_STRESS_SECONDS, when set, override
 # the per-leg stress durations below. Missing tools (cross compilers, qemu,
 # clang) make a leg fail with a hint to run tools/bootstrap.sh [--cross].
@@ -311,7 +316,41 @@ run_leg() {
 	echo "-- $n tests ran"
 }
 
+# leg_digest LEG: why LEG failed, for the end of the output: each failed
+# test of its last run (at most 4) with the last 30 lines of its output
+# (less Check's lines for passed cases), or,
+# when no test failed (configure, build, no test ran), the end of its log.
+leg_digest() {
+	local dir="$ci_dir/$prefix$1" log="$log_dir/$prefix$1.log" shown=""
+	if [ -f "$dir/meson-logs/testlog.json" ]; then
+		shown=$(python3 - "$dir/meson-logs/testlog.json" <<'PY'
+import json, sys
+bad = []
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    t = json.loads(line)
+    if t.get("result") not in ("OK", "SKIP", "EXPECTEDFAIL"):
+        bad.append(t)
+for t in bad[:4]:
+    print(f"   {t.get('name')}: {t.get('result')} after {t.get('duration', 0):.1f} s")
+    out = (t.get("stdout") or "") + (t.get("stderr") or "")
+    # Check's line per passed case says nothing about the failure.
+    lines = [l for l in out.splitlines() if not l.endswith(": Passed")]
+    for l in lines[-30:]:
+        print("   | " + l)
+if len(bad) > 4:
+    print(f"   ... and {len(bad) - 4} more failed tests")
+PY
+)
+	fi
+	if [ -n "$shown" ]; then
+		printf '%s\n' "$shown"
+	else
+		tail -n 30 "$log" | sed 's/^/   | /'
+	fi
+}
+
 results=()
+digests=()
 passed=0
 failed=0
 total_start=$(date +%s)
@@ -324,6 +363,7 @@ for leg in "${legs[@]}"; do
 	else
 		result=FAIL
 		failed=$((failed + 1))
+		digests+=("$leg")
 	fi
 	secs=$(( $(date +%s) - start ))
 	echo "-- leg $leg: $result in ${secs}s"
@@ -333,6 +373,10 @@ for leg in "${legs[@]}"; do
 	fi
 done
 
+for leg in "${digests[@]}"; do
+	banner "leg $leg failed: why"
+	leg_digest "$leg"
+done
 banner "summary ($(( $(date +%s) - total_start ))s in all)"
 printf '%-10s %-5s %7s\n' leg result time
 printf '%s\n' "${results[@]}"
