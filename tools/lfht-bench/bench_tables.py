@@ -165,12 +165,12 @@ def batch_note(b):
 
 
 # --targets: the points of the performance targets (docs/performance.md),
-# each (workload, keys, threads), and the targets over them: (what, point,
+# each (workload, keys, threads[, at most so many runs]), and the targets over them: (what, point,
 # metric, other implementation, at least). A ratio is lfht's over the
 # other's, the median of the per-pair ratios of adjacent runs, for each
 # lfht flavour against the same flavour of liburcu ('urcu') or against
 # 'ck'. Memory is lower-is-better: its ratio is liburcu's over lfht's.
-K16, K20, K22 = 1 << 16, 1 << 20, 1 << 22
+K16, K20, K21, K22 = 1 << 16, 1 << 20, 1 << 21, 1 << 22
 TARGET_POINTS = [('read', K16, 1), ('read', K16, 2), ('read', K22, 1), ('read', K22, 2),
                  ('batch', K16, 1), ('batch', K16, 2), ('batch', K22, 1), ('batch', K22, 2),
                  ('fill', K20, 1), ('rw1', K16, 2), ('hot10', None, None),
@@ -178,7 +178,11 @@ TARGET_POINTS = [('read', K16, 1), ('read', K16, 2), ('read', K22, 1), ('read', 
                  ('rcufree', 1, 1), ('rcufree', 1, 2),
                  ('mixed', K16, 1), ('mixed', K16, 2), ('addel', K16, 1), ('addel', K16, 2),
                  ('churn', K16, 1), ('churn', K16, 2), ('memory', K16, 1),
-                 ('autoread', K22, 1), ('memory', K20, 1)]
+                 ('autoread', K22, 1), ('memory', K20, 1),
+                 ('pool-add', None, None), ('pool-unique', None, None),
+                 ('pool-replace', None, None),
+                 # liburcu takes about 30 s per run here: at most 3 runs.
+                 ('flush', K21, 1, 3)]
 TARGETS = [
     ('batch of 16, 2^22 keys, 1 thread', ('batch', K22, 1), 'lookups_per_s', 'urcu', 4.0),
     ('batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'urcu', 4.0),
@@ -205,12 +209,18 @@ TARGETS = [
     ('memory, RSS B/entry (lower)', ('memory', K16, 1), 'rss_bytes_per_entry', 'urcu', 1.0),
 ]
 
-# The targets of issue 21 (ahead of rte_hash and ck_hs), printed first.
-# Kinds: ('ratio', what, point, metric, other, at least): lfht over the
-# other ('urcu': the same flavour of liburcu; 'presized': the same lfht
-# flavour at the point given last); ('most', what, point, metric, bound,
-# shown): lfht's value at most the bound, the other's value shown beside.
-TARGETS_21 = [
+# The targets of issue 28 (ahead of every peer on every workload; they
+# include issue 21's), printed first. Kinds:
+#   ('ratio', what, point, metric, other, at least): lfht over the other
+#     ('urcu': the same flavour of liburcu; ('presized', point): the same
+#     lfht flavour at that point);
+#   ('best', what, point, metric, others, at least): lfht over each of the
+#     others, the least of those medians (the best other) counts;
+#   ('most', what, point, metric, bound, shown): lfht's value at most the
+#     bound, the other's value shown beside.
+UPDATE_PEERS = ('tbb-hash', 'dpdk', 'ck')
+POOLS = ('pool-add', 'pool-unique', 'pool-replace')
+TARGETS_28 = [
     ('ratio', 'lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'dpdk', 1.1),
     ('ratio', 'lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'ck', 1.2),
     ('ratio', 'lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'dpdk', 1.1),
@@ -233,6 +243,18 @@ TARGETS_21 = [
      6.0),
     ('ratio', 'batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'urcu',
      6.0),
+    ('best', 'updates: 1 reader + 1 writer (rw1)', ('rw1', K16, 2), 'updates_per_s',
+     UPDATE_PEERS, 1.0),
+    ('best', 'updates: 10 keys, 2 readers + 2 writers (hot10)', ('hot10', None, None),
+     'updates_per_s', UPDATE_PEERS, 1.0),
+    ('best', 'updates: 1 key, 4 writers (hot1)', ('hot1', None, None), 'updates_per_s',
+     UPDATE_PEERS, 1.0),
+    ('best', 'updates: addel 2^16, 1 thread', ('addel', K16, 1), 'ops_per_s', UPDATE_PEERS,
+     1.0),
+    ('best', 'updates: addel 2^16, 2 threads', ('addel', K16, 2), 'ops_per_s', UPDATE_PEERS,
+     1.0),
+    ('ratio', 'call_rcu freeing, 1 thread', ('rcufree', 1, 1), 'callbacks_per_s', 'ck', 1.0),
+    ('ratio', 'call_rcu freeing, 2 threads', ('rcufree', 1, 2), 'callbacks_per_s', 'ck', 1.0),
     ('ratio', 'fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'ck', 1.0),
     ('ratio', 'growth under long readers', ('longread', None, None), 'inserts_per_s',
      'urcu', 1.0),
@@ -240,20 +262,35 @@ TARGETS_21 = [
      ('hot10', None, None), 'lookups_per_s', 'urcu', 1.0),
     ('ratio', 'contention: 1 key, 4 writers', ('hot1', None, None), 'updates_per_s',
      'urcu', 1.0),
+] + [('ratio', '%s (liburcu\'s 10-key pools), %s' % (w, m[:-len('_per_s')]),
+      (w, None, None), m, 'urcu', 1.0)
+     for w in POOLS for m in ('reads_per_s', 'writes_per_s')] + [
+    ('ratio', 'flush 2^21 by restarted iteration', ('flush', K21, 1), 'deletes_per_s',
+     'urcu', 1.0),
+    ('ratio', 'mixed 2^16, 1 thread, lookups', ('mixed', K16, 1), 'lookups_per_s', 'urcu',
+     1.3),
+    ('ratio', 'mixed 2^16, 1 thread, updates', ('mixed', K16, 1), 'updates_per_s', 'urcu',
+     1.3),
+    ('ratio', 'mixed 2^16, 2 threads, lookups', ('mixed', K16, 2), 'lookups_per_s', 'urcu',
+     1.3),
+    ('ratio', 'mixed 2^16, 2 threads, updates', ('mixed', K16, 2), 'updates_per_s', 'urcu',
+     1.3),
     ('most', 'table B/entry, 2^20 auto-resized (lower)', ('memory', K20, 1),
      'table_bytes_per_entry', 8.0, 'ck'),
 ]
+PEER_LABELS = {'urcu': 'liburcu', 'dpdk': 'rte_hash', 'ck': 'ck_hs',
+               'tbb-hash': 'oneTBB hash_map'}
 
 
-def target21_lines(b):
-    """Issue 21's targets: per lfht flavour its ratio (or value) and
+def target28_lines(b):
+    """Issue 28's targets: per lfht flavour its ratio (or value) and
     whether both flavours meet it."""
     rows = [['target', 'vs', 'need', 'lfht-qsbr [min-max]', 'lfht-memb [min-max]', 'met']]
-    for t in TARGETS_21:
-        kind, what = t[0], t[1]
+    for t in TARGETS_28:
+        kind, what, point, key = t[0], t[1], t[2], t[3]
+        per = b.results.get(resolve(point), {})
         if kind == 'most':
-            point, key, bound, shown = t[2], t[3], t[4], t[5]
-            per = b.results.get(resolve(point), {})
+            bound, shown = t[4], t[5]
             v = b.med(per, shown, key)
             row = [what, '%s: %s' % (shown, fmt(v) if v is not None else '-'),
                    '<= %g' % bound]
@@ -264,23 +301,34 @@ def target21_lines(b):
                 ok = ok and m is not None and m <= bound
             rows.append(row + ['yes' if ok else 'NO'])
             continue
-        point, key, other, least = t[2], t[3], t[4], t[5]
-        per = b.results.get(resolve(point), {})
-        if isinstance(other, tuple):
+        other, least = t[4], t[5]
+        if kind == 'best':
+            label = 'best of ' + ', '.join(o for o in other if o in b.impls)
+        elif isinstance(other, tuple):
             base = b.results.get(resolve(other[1]), {})
             label = 'lfht pre-sized'
         else:
-            label = {'urcu': 'liburcu', 'dpdk': 'rte_hash', 'ck': 'ck_hs'}.get(other, other)
+            label = PEER_LABELS.get(other, other)
         row = [what, label, '>= %.1fx' % least]
         ok = True
         for fl in ('qsbr', 'memb'):
             a = 'lfht-' + fl
-            if isinstance(other, tuple):
-                rs = [x / y for x, y in zip(b.values(per, a, key), b.values(base, a, key))
-                      if y > 0]
+            if kind == 'best':
+                # Against each other that ran; the one lfht leads least.
+                each = [(statistics.median(r), o, r) for o in other
+                        for r in [b.ratios(per, a, o, key)] if r]
+                rs = min(each)[2] if each else []
+                if each:
+                    row.append('%s (%s)' % (fmt_ratio(rs), min(each)[1]))
+                else:
+                    row.append('-')
             else:
-                rs = b.ratios(per, a, 'urcu-' + fl if other == 'urcu' else other, key)
-            row.append(fmt_ratio(rs))
+                if isinstance(other, tuple):
+                    rs = [x / y for x, y in zip(b.values(per, a, key),
+                                                b.values(base, a, key)) if y > 0]
+                else:
+                    rs = b.ratios(per, a, 'urcu-' + fl if other == 'urcu' else other, key)
+                row.append(fmt_ratio(rs))
             ok = ok and bool(rs) and statistics.median(rs) >= least
         rows.append(row + ['yes' if ok else 'NO'])
     return render(rows)
@@ -338,5 +386,6 @@ def resolve(point):
 
 def target_plan(repeats):
     """--targets: its points, each with the workload's runs (memory: 1)."""
-    return [resolve(p) + (Table.WORKLOADS[p[0]]['runs'] or repeats,)
+    return [resolve(p[:3]) + (min(p[3], repeats) if len(p) > 3 else
+                              Table.WORKLOADS[p[0]]['runs'] or repeats,)
             for p in TARGET_POINTS]
