@@ -220,64 +220,54 @@ TARGETS = [
 #     bound, the other's value shown beside.
 UPDATE_PEERS = ('tbb-hash', 'dpdk', 'ck')
 POOLS = ('pool-add', 'pool-unique', 'pool-replace')
-TARGETS_28 = [
-    ('ratio', 'lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'dpdk', 1.1),
-    ('ratio', 'lookups 2^16, 1 thread', ('read', K16, 1), 'lookups_per_s', 'ck', 1.2),
-    ('ratio', 'lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'dpdk', 1.1),
-    ('ratio', 'lookups 2^16, 2 threads', ('read', K16, 2), 'lookups_per_s', 'ck', 1.2),
-    ('ratio', 'lookups 2^22, 1 thread', ('read', K22, 1), 'lookups_per_s', 'dpdk', 1.1),
-    ('ratio', 'lookups 2^22, 1 thread', ('read', K22, 1), 'lookups_per_s', 'ck', 1.2),
-    ('ratio', 'lookups 2^22 auto-resized, 1 thread', ('autoread', K22, 1), 'lookups_per_s',
-     'ck', 1.0),
-    ('ratio', 'lookups 2^22 auto-resized, 1 thread', ('autoread', K22, 1), 'lookups_per_s',
-     ('presized', ('read', K22, 1)), 0.9),
-    ('ratio', 'batch of 16, 2^16 keys, 1 thread', ('batch', K16, 1), 'lookups_per_s', 'dpdk',
-     1.2),
-    ('ratio', 'batch of 16, 2^16 keys, 2 threads', ('batch', K16, 2), 'lookups_per_s', 'dpdk',
-     1.2),
-    ('ratio', 'batch of 16, 2^22 keys, 1 thread', ('batch', K22, 1), 'lookups_per_s', 'dpdk',
-     1.2),
-    ('ratio', 'batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'dpdk',
-     1.2),
-    ('ratio', 'batch of 16, 2^22 keys, 1 thread', ('batch', K22, 1), 'lookups_per_s', 'urcu',
-     6.0),
-    ('ratio', 'batch of 16, 2^22 keys, 2 threads', ('batch', K22, 2), 'lookups_per_s', 'urcu',
-     6.0),
-    ('best', 'updates: 1 reader + 1 writer (rw1)', ('rw1', K16, 2), 'updates_per_s',
-     UPDATE_PEERS, 1.0),
-    ('best', 'updates: 10 keys, 2 readers + 2 writers (hot10)', ('hot10', None, None),
-     'updates_per_s', UPDATE_PEERS, 1.0),
-    ('best', 'updates: 1 key, 4 writers (hot1)', ('hot1', None, None), 'updates_per_s',
-     UPDATE_PEERS, 1.0),
-    ('best', 'updates: addel 2^16, 1 thread', ('addel', K16, 1), 'ops_per_s', UPDATE_PEERS,
-     1.0),
-    ('best', 'updates: addel 2^16, 2 threads', ('addel', K16, 2), 'ops_per_s', UPDATE_PEERS,
-     1.0),
-    ('ratio', 'call_rcu freeing, 1 thread', ('rcufree', 1, 1), 'callbacks_per_s', 'ck', 1.0),
-    ('ratio', 'call_rcu freeing, 2 threads', ('rcufree', 1, 2), 'callbacks_per_s', 'ck', 1.0),
-    ('ratio', 'fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'ck', 1.0),
-    ('ratio', 'growth under long readers', ('longread', None, None), 'inserts_per_s',
-     'urcu', 1.0),
-    ('ratio', 'contention: 10 keys, 2 readers + 2 writers, reads',
-     ('hot10', None, None), 'lookups_per_s', 'urcu', 1.0),
-    ('ratio', 'contention: 1 key, 4 writers', ('hot1', None, None), 'updates_per_s',
-     'urcu', 1.0),
-] + [('ratio', '%s (liburcu\'s 10-key pools), %s' % (w, m[:-len('_per_s')]),
+
+
+def per_point(kind, what, workload, points, metric, other, least):
+    """One target per (keys, threads) point, its name what with the
+    point's 2^n keys and threads."""
+    return [(kind, '%s 2^%d, %d thread%s' % (what, k.bit_length() - 1, t, 's' * (t > 1)),
+             (workload, k, t), metric, other, least) for k, t in points]
+
+
+LOOKUP_POINTS = [(K16, 1), (K16, 2), (K22, 1)]
+BATCH_POINTS = [(K16, 1), (K16, 2), (K22, 1), (K22, 2)]
+TARGETS_28 = (
+    per_point('ratio', 'lookups', 'read', LOOKUP_POINTS, 'lookups_per_s', 'dpdk', 1.1) +
+    per_point('ratio', 'lookups', 'read', LOOKUP_POINTS, 'lookups_per_s', 'ck', 1.2) +
+    per_point('ratio', 'lookups auto-resized', 'autoread', [(K22, 1)], 'lookups_per_s',
+              'ck', 1.0) +
+    per_point('ratio', 'lookups auto-resized', 'autoread', [(K22, 1)], 'lookups_per_s',
+              ('presized', ('read', K22, 1)), 0.9) +
+    per_point('ratio', 'batch of 16,', 'batch', BATCH_POINTS, 'lookups_per_s', 'dpdk', 1.2) +
+    per_point('ratio', 'batch of 16,', 'batch', BATCH_POINTS[2:], 'lookups_per_s', 'urcu',
+              6.0) +
+    [('best', 'updates: 1 reader + 1 writer (rw1)', ('rw1', K16, 2), 'updates_per_s',
+      UPDATE_PEERS, 1.0),
+     ('best', 'updates: 10 keys, 2 readers + 2 writers (hot10)', ('hot10', None, None),
+      'updates_per_s', UPDATE_PEERS, 1.0),
+     ('best', 'updates: 1 key, 4 writers (hot1)', ('hot1', None, None), 'updates_per_s',
+      UPDATE_PEERS, 1.0)] +
+    per_point('best', 'updates: addel', 'addel', [(K16, 1), (K16, 2)], 'ops_per_s',
+              UPDATE_PEERS, 1.0) +
+    [('ratio', 'call_rcu freeing, %d thread%s' % (t, 's' * (t > 1)), ('rcufree', 1, t),
+      'callbacks_per_s', 'ck', 1.0) for t in (1, 2)] +
+    per_point('ratio', 'fill from 1 bucket,', 'fill', [(K20, 1)], 'inserts_per_s', 'ck', 1.0) +
+    [('ratio', 'growth under long readers', ('longread', None, None), 'inserts_per_s',
+      'urcu', 1.0),
+     ('ratio', 'contention: 10 keys, 2 readers + 2 writers, reads', ('hot10', None, None),
+      'lookups_per_s', 'urcu', 1.0),
+     ('ratio', 'contention: 1 key, 4 writers', ('hot1', None, None), 'updates_per_s',
+      'urcu', 1.0)] +
+    [('ratio', '%s (liburcu\'s 10-key pools), %s' % (w, m[:-len('_per_s')]),
       (w, None, None), m, 'urcu', 1.0)
-     for w in POOLS for m in ('reads_per_s', 'writes_per_s')] + [
-    ('ratio', 'flush 2^21 by restarted iteration', ('flush', K21, 1), 'deletes_per_s',
-     'urcu', 1.0),
-    ('ratio', 'mixed 2^16, 1 thread, lookups', ('mixed', K16, 1), 'lookups_per_s', 'urcu',
-     1.3),
-    ('ratio', 'mixed 2^16, 1 thread, updates', ('mixed', K16, 1), 'updates_per_s', 'urcu',
-     1.3),
-    ('ratio', 'mixed 2^16, 2 threads, lookups', ('mixed', K16, 2), 'lookups_per_s', 'urcu',
-     1.3),
-    ('ratio', 'mixed 2^16, 2 threads, updates', ('mixed', K16, 2), 'updates_per_s', 'urcu',
-     1.3),
-    ('most', 'table B/entry, 2^20 auto-resized (lower)', ('memory', K20, 1),
-     'table_bytes_per_entry', 8.0, 'ck'),
-]
+     for w in POOLS for m in ('reads_per_s', 'writes_per_s')] +
+    per_point('ratio', 'flush by restarted iteration,', 'flush', [(K21, 1)],
+              'deletes_per_s', 'urcu', 1.0) +
+    [t for m in ('lookups_per_s', 'updates_per_s')
+     for t in per_point('ratio', 'mixed, %s:' % m[:-len('_per_s')], 'mixed',
+                        [(K16, 1), (K16, 2)], m, 'urcu', 1.3)] +
+    [('most', 'table B/entry, 2^20 auto-resized (lower)', ('memory', K20, 1),
+      'table_bytes_per_entry', 8.0, 'ck')])
 PEER_LABELS = {'urcu': 'liburcu', 'dpdk': 'rte_hash', 'ck': 'ck_hs',
                'tbb-hash': 'oneTBB hash_map'}
 
