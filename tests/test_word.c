@@ -15,7 +15,9 @@
 
 #include <lfht/lfht.h>
 
-#define ROUNDS 200000
+/* 200 random pairs of each shared-prefix length 0..64 per check (200,000
+ * rounds took 15-19 s under qemu and the sanitizers). */
+#define ROUNDS (65 * 200)
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
