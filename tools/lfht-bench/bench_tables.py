@@ -297,6 +297,8 @@ def target28_lines(b):
         elif isinstance(other, tuple):
             base = b.results.get(resolve(other[1]), {})
             label = 'lfht pre-sized'
+        elif point[0] == 'rcufree' and other == 'ck':
+            label = 'ck_epoch_call'
         else:
             label = PEER_LABELS.get(other, other)
         row = [what, label, '>= %.1fx' % least]
