@@ -1,52 +1,76 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * call_rcu.c - deferred callbacks of one flavour: a wait-free MPSC queue,
- * the worker thread that drains it in batches behind one grace period each,
- * and rcu_barrier().
+ * call_rcu.c - deferred callbacks of one flavour: wait-free MPSC queues,
+ * one per queueing thread plus a global one, the worker thread that drains
+ * them all in batches behind one grace period each, and rcu_barrier().
  *
- * The queue is a singly linked list through rcu_head.next from a stub node
- * to cb_q.tail. Producers (call_rcu) swap themselves into the tail, then
- * link the previous tail to themselves: wait-free, two atomic steps, plus
- * one add to cb_q.pending on the same cache line. The one consumer (the
+ * A queue is a singly linked list through rcu_head.next from its stub node
+ * to its tail. A producer swaps its node into the tail, then links the
+ * previous tail to it: wait-free, two atomic steps. The one consumer (the
  * worker) takes everything at once: it reads the first node behind the
  * stub, empties the stub and swaps the tail back to the stub; the nodes from
  * first to the old tail are its batch.
+ *
+ * Queues. Each thread that calls call_rcu() gets a queue of its own (struct
+ * cb_queue, one cache line), taken from the list cb_queues: a queue whose
+ * thread has exited (cb_queue_release(), a pthread key's destructor), or a
+ * new one. Queues are never freed, so the list only grows, to the most
+ * threads that ever queued at once. The owner's swap is on a line no other
+ * producer writes: under contention the shared tail cost a cache-line
+ * transfer per call (a third of a 4-writer update benchmark's time). A
+ * queue is safe for any number of producers, so a thread still queueing
+ * after its key's destructor, or two threads that claim one queue, are only
+ * slower. rcu_barrier() and a thread whose queue cannot be allocated use
+ * the global queue, cb_global.
+ *
+ * Announcing. A producer tells the worker about work through cb_q.pending
+ * (on a line of its own), not on every call: when its swap finds its queue
+ * empty (the stub was the tail: the worker took everything before), and
+ * every CB_ANNOUNCE calls after that. A node that did not announce follows,
+ * in its queue, one that did and that the worker has not taken yet (the
+ * take swaps the stub back in, so the next swap announces): it goes in the
+ * same take.
  *
  * Gathering. A grace period costs the same for one callback as for
  * thousands (memb: a membarrier() with IPIs to every CPU running the
  * process), so the worker does not start one as soon as it sees work: it
  * first waits, on a futex with a deadline, up to CB_GATHER_NS for more
- * callbacks, then takes the whole queue behind one grace period. A producer
- * that brings cb_q.pending (callbacks counted since the worker's last take)
- * to CB_BATCH_WAKE wakes it early, which bounds the memory waiting in the
- * queue; rcu_barrier() counts its completion callback as CB_BATCH_WAKE, so a
- * barrier never waits out the delay (only a grace period and the callbacks
- * before it).
+ * callbacks, then takes every queue behind one grace period. A producer
+ * that brings cb_q.pending (callbacks announced since the worker's last
+ * take) to CB_BATCH_WAKE wakes it early, which bounds the memory waiting
+ * (to that, plus CB_ANNOUNCE per thread); rcu_barrier() counts its
+ * completion callback as CB_BATCH_WAKE, so a barrier never waits out the
+ * delay (only a grace period and the callbacks before it).
  *
- * cb_q.futex is the worker's state: CB_RUNNING, CB_IDLE (asleep on an empty
- * queue: any producer wakes it) or CB_GATHERING (waiting out the delay: a
- * producer that sees pending >= CB_BATCH_WAKE wakes it). A producer that
- * sees either swaps in CB_RUNNING and, if it saw a sleeper, wakes it, so
- * one producer pays for the syscall.
+ * cb_q.futex is the worker's state: CB_RUNNING, CB_IDLE (asleep with
+ * nothing announced: any announcement wakes it) or CB_GATHERING (waiting
+ * out the delay: an announcement that brings pending to CB_BATCH_WAKE wakes
+ * it). A producer that sees either swaps in CB_RUNNING and, if it saw a
+ * sleeper, wakes it, so one producer pays for the syscall.
  *
  * Invariants between atomic steps:
- * - every node from the stub up to the tail is linked, except that a
+ * - every node from a stub up to its tail is linked, except that a
  *   producer between its swap and its link leaves prev->next == NULL for a
  *   moment; the consumer then waits for that link (cb_wait_next), the only
  *   wait in the queue, and a short one: the producer's next instruction.
- * - a batch's last node never gets a next link: a producer that swapped
- *   after it did so before the consumer's swap, which then returned that
- *   producer's node as the last one instead.
- * - pending counts a node after its swap; the worker zeroes pending before
- *   its take. So a count the zeroing saw is of a node that batch contains
- *   (a barrier's weight seen there: the barrier's node is in it), and a node
- *   counted after the zeroing at worst makes the next batch start early.
+ * - a batch's last node never gets a next link from a producer: a producer
+ *   that swapped after it did so before the consumer's swap, which then
+ *   returned that producer's node as the last one instead. The worker
+ *   links the batches of one pass into one chain through those links.
+ * - pending counts announcements after their swaps; the worker zeroes
+ *   pending before its takes. So every node is taken by the first pass that
+ *   starts after its announcement (or its announced predecessor's), and an
+ *   announcement counted after a zeroing at worst makes a pass early or
+ *   empty.
+ * - rcu_barrier(): a callback queued before the barrier's node (by any
+ *   thread, on any queue) was swapped into its queue before the barrier's
+ *   swap into cb_global; the worker takes cb_global first and every other
+ *   queue after, so it takes that callback in the same pass or an earlier
+ *   one, and a pass runs cb_global's batch last. Callbacks of one queue
+ *   run in queue order.
  * - no lost wake-up: the worker stores its sleeping state, then re-reads
- *   the tail (idle) or pending (gathering); a producer swaps the tail and
- *   adds to pending, then reads the state; all seq_cst, so one of the two
- *   sees the other.
- * - callbacks run in queue order, so a completion callback queued by
- *   rcu_barrier() runs after everything queued before it.
+ *   pending; an announcing producer adds to pending, then reads the state;
+ *   all seq_cst, so one of the two sees the other.
  * - QSBR: the worker is online only while it runs callbacks; it holds no
  *   RCU reference between batches, so no grace period waits for it there.
  *
@@ -54,9 +78,12 @@
  * link is accessed through the GCC/clang __atomic builtins, as rcu/pointer.h
  * does for RCU pointers.
  *
- * Owns: the queue (cb_q, cb_stub), the worker and its start-up state.
- * call_rcu() and rcu_barrier() are call_rcu_queue() and call_rcu_barrier()
- * (their exported names are lifecycle.c's).
+ * Owns: the queues (cb_global, cb_queues), the announcement line (cb_q),
+ * the worker and its start-up state. call_rcu() and rcu_barrier() are
+ * call_rcu_queue() and call_rcu_barrier() (their exported names are
+ * lifecycle.c's). A thread's first call_rcu() allocates its queue (or
+ * reuses an exited thread's) and the process's first starts the worker;
+ * after that call_rcu() neither allocates nor locks.
  *
  * Relies on: gp.c (gp_synchronize_rcu()), thread.c (the worker registers
  * as any thread), qsbr.c / memb.c (the quiescent-state ops and the wait
@@ -80,8 +107,8 @@
 #include "futex.h"
 #include "internal.h"
 
-/* Polls of an empty queue before the worker sleeps, and spins on a
- * missing link before yielding. */
+/* Polls of pending before the worker sleeps, and spins on a missing link
+ * before yielding. */
 #define CB_IDLE_POLLS 200
 #define CB_LINK_SPINS 100
 #define CB_BARRIER_SPINS 1000
@@ -96,21 +123,40 @@
  * membarrier IPI to every busy CPU, and halved memb update rates. */
 #define CB_GATHER_NS 10000000L
 #define CB_BATCH_WAKE 16384
+/* A thread's calls between announcements while its queue holds work. */
+#define CB_ANNOUNCE 256
 
 /* The worker's states in cb_q.futex. */
 #define CB_RUNNING 0
 #define CB_IDLE (-1)
 #define CB_GATHERING 1
 
-static struct rcu_head cb_stub;
-/* What every producer touches, on one cache line of its own. */
-static struct {
+struct cb_queue {
 	_Alignas(64) _Atomic(struct rcu_head *) tail;
-	/* Callbacks (barriers count CB_BATCH_WAKE) since the last take. */
-	_Atomic size_t pending;
+	struct rcu_head stub;
+	/* The next queue in cb_queues; set before the queue is published. */
+	struct cb_queue *next_queue;
+	/* A thread uses it (a hint: any producer may use any queue). */
+	_Atomic int owned;
+};
+
+/* rcu_barrier()'s queue, and that of threads without one of their own. */
+static struct cb_queue cb_global = { .tail = &cb_global.stub };
+/* Every per-thread queue, newest first; push-only. */
+static _Atomic(struct cb_queue *) cb_queues;
+static _Thread_local struct cb_queue *cb_own_queue;
+/* Calls since this thread last announced. */
+static _Thread_local unsigned cb_unannounced;
+static pthread_key_t cb_queue_key;
+static pthread_once_t cb_queue_key_once = PTHREAD_ONCE_INIT;
+/* What announcing producers touch, on one cache line of its own. */
+static struct {
+	/* Callbacks announced (barriers count CB_BATCH_WAKE) since the last
+	 * take. */
+	_Alignas(64) _Atomic size_t pending;
 	/* CB_RUNNING / CB_IDLE / CB_GATHERING, see above. */
 	_Atomic int32_t futex;
-} cb_q = { .tail = &cb_stub };
+} cb_q;
 /* Whether the worker runs; changes under cb_worker_mutex. */
 static _Atomic int cb_worker_started;
 static pthread_mutex_t cb_worker_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -119,7 +165,7 @@ static _Thread_local bool cb_in_callback;
 
 static struct rcu_head *cb_load_next(struct rcu_head *n)
 {
-	/* Acquire: pairs with the release link store in call_rcu(); the
+	/* Acquire: pairs with the release link store in cb_enqueue(); the
 	 * linked node's func and NULL next are visible. */
 	return __atomic_load_n(&n->next, __ATOMIC_ACQUIRE);
 }
@@ -138,28 +184,64 @@ static struct rcu_head *cb_wait_next(struct rcu_head *n)
 	return next;
 }
 
-/* Takes every queued callback; false when the queue is empty. */
-static bool cb_take_batch(struct rcu_head **first, struct rcu_head **last)
+/* Takes every callback queued on q; false when q is empty. */
+static bool cb_take_batch(struct cb_queue *q, struct rcu_head **first,
+			  struct rcu_head **last)
 {
-	struct rcu_head *f = cb_load_next(&cb_stub);
+	struct rcu_head *f = cb_load_next(&q->stub);
 
 	if (f == NULL) {
-		/* Acquire: pairs with the producers' seq_cst swap in
+		/* Acquire: pairs with the producers' release swaps in
 		 * cb_enqueue(). */
-		if (rcu_atomic_load(&cb_q.tail, memory_order_acquire) == &cb_stub)
+		if (rcu_atomic_load(&q->tail, memory_order_acquire) == &q->stub)
 			return false;
-		f = cb_wait_next(&cb_stub);
+		f = cb_wait_next(&q->stub);
 	}
 	/* Relaxed: published to the next producer that links to the stub by
 	 * the release half of the swap below. */
-	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
-	/* Acq_rel: acquire pairs with the producers' seq_cst swaps in
-	 * cb_enqueue() (their nodes' fields); release orders the stub reset
-	 * before later links to it (a producer whose swap returns the stub
-	 * acquires this swap before its release link store). */
-	*last = rcu_atomic_xchg(&cb_q.tail, &cb_stub, memory_order_acq_rel);
+	__atomic_store_n(&q->stub.next, NULL, __ATOMIC_RELAXED);
+	/* Acq_rel: acquire pairs with the producers' swaps in cb_enqueue()
+	 * (their nodes' fields); release orders the stub reset before later
+	 * links to it (a producer whose swap returns the stub acquires this
+	 * swap before its release link store). */
+	*last = rcu_atomic_xchg(&q->tail, &q->stub, memory_order_acq_rel);
 	*first = f;
 	return true;
+}
+
+/* Takes every queue's batch into one chain, cb_global's last (see the top
+ * comment: rcu_barrier()); false when all were empty. */
+static bool cb_take_all(struct rcu_head **first, struct rcu_head **last)
+{
+	struct rcu_head *gfirst, *glast, *f, *l, *chain_last = NULL;
+	bool global = cb_take_batch(&cb_global, &gfirst, &glast);
+	struct cb_queue *q;
+
+	*first = NULL;
+	/* Acquire: pairs with the release push in cb_queue_claim(); a queue
+	 * pushed before a barrier's swap that the take above saw is found
+	 * (that swap released it, the take acquired it). */
+	for (q = rcu_atomic_load(&cb_queues, memory_order_acquire); q != NULL;
+	     q = q->next_queue) {
+		if (!cb_take_batch(q, &f, &l))
+			continue;
+		/* Relaxed: the worker's own links, read only by itself. */
+		if (chain_last != NULL)
+			__atomic_store_n(&chain_last->next, f, __ATOMIC_RELAXED);
+		else
+			*first = f;
+		chain_last = l;
+	}
+	if (global) {
+		/* Relaxed: as above. */
+		if (chain_last != NULL)
+			__atomic_store_n(&chain_last->next, gfirst, __ATOMIC_RELAXED);
+		else
+			*first = gfirst;
+		chain_last = glast;
+	}
+	*last = chain_last;
+	return chain_last != NULL;
 }
 
 static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
@@ -203,22 +285,22 @@ static bool cb_time_before(const struct timespec *a, const struct timespec *b)
 	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
 }
 
-/* The worker finds the queue empty: poll a little, then sleep. */
+/* Nothing is announced: poll a little, then sleep. */
 static void cb_sleep(void)
 {
 	for (unsigned i = 0; i < CB_IDLE_POLLS; i++) {
-		/* Relaxed: only a hint; cb_take_batch() re-reads. */
-		if (rcu_atomic_load(&cb_q.tail, memory_order_relaxed) != &cb_stub)
+		/* Relaxed: only a hint; the worker's zeroing re-reads. */
+		if (rcu_atomic_load(&cb_q.pending, memory_order_relaxed) != 0)
 			return;
 		rcu_cpu_relax();
 	}
-	/* Seq_cst store then seq_cst load of the tail: with cb_enqueue()'s
-	 * seq_cst swap then seq_cst load of the state, one of us sees the
+	/* Seq_cst store then seq_cst load of pending: with cb_announce()'s
+	 * seq_cst add then seq_cst load of the state, one of us sees the
 	 * other. */
 	rcu_atomic_store(&cb_q.futex, CB_IDLE, memory_order_seq_cst);
 	/* Relaxed state load: only whether a producer already swapped in
 	 * CB_RUNNING (its wake may have come before our sleep). */
-	while (rcu_atomic_load(&cb_q.tail, memory_order_seq_cst) == &cb_stub &&
+	while (rcu_atomic_load(&cb_q.pending, memory_order_seq_cst) == 0 &&
 	       rcu_atomic_load(&cb_q.futex, memory_order_relaxed) == CB_IDLE)
 		futex_wait(&cb_q.futex, CB_IDLE);
 	/* Relaxed: the state orders nothing; the queue's atomics do. */
@@ -271,16 +353,17 @@ static void *cb_worker(void *arg)
 	/* QSBR: offline except around callbacks (see the top comment). */
 	flavour_op_thread_offline();
 	for (;;) {
-		/* Relaxed: a hint; cb_sleep() and cb_take_batch() re-read. */
-		if (rcu_atomic_load(&cb_q.tail, memory_order_relaxed) == &cb_stub) {
+		/* Relaxed: a hint; cb_sleep() and the zeroing re-read. */
+		if (rcu_atomic_load(&cb_q.pending, memory_order_relaxed) == 0) {
 			cb_sleep();
 			continue;
 		}
 		cb_gather();
-		/* Acquire: pairs with the seq_cst add in cb_enqueue(); a node
-		 * counted in what this zeroing reads is in the take below. */
+		/* Acquire: pairs with the seq_cst add in cb_announce(); the
+		 * swap of a node announced in what this zeroing reads happened
+		 * before the takes below. */
 		(void)rcu_atomic_xchg(&cb_q.pending, 0, memory_order_acquire);
-		if (!cb_take_batch(&first, &last))
+		if (!cb_take_all(&first, &last))
 			continue;
 		/* The worker is offline: the grace period waits for others. */
 		gp_synchronize_rcu();
@@ -324,25 +407,71 @@ static void cb_start_worker(void)
 	pthread_mutex_unlock(&cb_worker_mutex);
 }
 
-/* Queues head; weight is what it adds to pending (see the top comment). */
-static void cb_enqueue(struct rcu_head *head, void (*func)(struct rcu_head *head),
-		       size_t weight)
+static void cb_queue_release(void *arg)
 {
-	struct rcu_head *prev;
+	struct cb_queue *q = arg;
+
+	/* Relaxed: a hint; nothing is handed over with the queue. */
+	rcu_atomic_store(&q->owned, 0, memory_order_relaxed);
+}
+
+static void cb_queue_key_create(void)
+{
+	/* Without the key, exited threads' queues are not reused. */
+	if (pthread_key_create(&cb_queue_key, cb_queue_release) != 0)
+		cb_queue_key = (pthread_key_t)-1;
+}
+
+/* This thread's queue: an exited thread's, or a new one; cb_global when
+ * none can be allocated (tried again at the next call). */
+static struct cb_queue *cb_queue_claim(void)
+{
+	struct cb_queue *q, *head;
+	void *mem;
+
+	/* Acquire: pairs with the release push below (the queue's fields). */
+	for (q = rcu_atomic_load(&cb_queues, memory_order_acquire); q != NULL;
+	     q = q->next_queue) {
+		int free_q = 0;
+
+		/* Relaxed: as in cb_queue_release(). */
+		if (rcu_atomic_load(&q->owned, memory_order_relaxed) == 0 &&
+		    rcu_atomic_cas(&q->owned, &free_q, 1, memory_order_relaxed,
+				   memory_order_relaxed))
+			break;
+	}
+	if (q == NULL) {
+		if (posix_memalign(&mem, _Alignof(struct cb_queue), sizeof(*q)) != 0)
+			return &cb_global;
+		q = memset(mem, 0, sizeof(*q));
+		/* Relaxed: published by the release push below. */
+		rcu_atomic_store(&q->tail, &q->stub, memory_order_relaxed);
+		rcu_atomic_store(&q->owned, 1, memory_order_relaxed);
+		/* Relaxed: the release CAS below publishes the queue. */
+		head = rcu_atomic_load(&cb_queues, memory_order_relaxed);
+		do
+			q->next_queue = head;
+		/* Release: pairs with the acquire loads of cb_queues in
+		 * cb_take_all() and above. */
+		while (!rcu_atomic_cas(&cb_queues, &head, q, memory_order_release,
+				       memory_order_relaxed));
+	}
+	pthread_once(&cb_queue_key_once, cb_queue_key_create);
+	if (cb_queue_key != (pthread_key_t)-1)
+		(void)pthread_setspecific(cb_queue_key, q);
+	cb_own_queue = q;
+	return q;
+}
+
+/* Tells the worker about weight more callbacks (see the top comment). */
+static void cb_announce(size_t weight)
+{
 	size_t pending;
 	int32_t state;
 
-	cb_start_worker();
-	head->func = func;
-	/* Relaxed: published by the release link store below. */
-	__atomic_store_n(&head->next, NULL, __ATOMIC_RELAXED);
-	/* Seq_cst: acquire/release with the consumer's swap, and ordered
-	 * before the state load below (pairs with cb_sleep()). */
-	prev = rcu_atomic_xchg(&cb_q.tail, head, memory_order_seq_cst);
-	/* Release: pairs with the acquire in cb_load_next(). */
-	__atomic_store_n(&prev->next, head, __ATOMIC_RELEASE);
 	/* Seq_cst: its release half pairs with the worker's acquire zeroing;
-	 * ordered before the state load below (pairs with cb_gather()). */
+	 * ordered before the state load below (pairs with cb_gather() and
+	 * cb_sleep()). */
 	pending = rcu_atomic_add(&cb_q.pending, weight, memory_order_seq_cst) + weight;
 	/* Seq_cst: pairs with the seq_cst state stores in cb_sleep() and
 	 * cb_gather(). */
@@ -354,9 +483,38 @@ static void cb_enqueue(struct rcu_head *head, void (*func)(struct rcu_head *head
 		futex_wake(&cb_q.futex, 1);
 }
 
+/* Queues head on q; true when q was empty (the worker had taken all). */
+static bool cb_enqueue(struct cb_queue *q, struct rcu_head *head,
+		       void (*func)(struct rcu_head *head))
+{
+	struct rcu_head *prev;
+
+	head->func = func;
+	/* Relaxed: published by the release link store below. */
+	__atomic_store_n(&head->next, NULL, __ATOMIC_RELAXED);
+	/* Acq_rel: acquire pairs with the worker's swap in cb_take_batch()
+	 * (the stub reset); release pairs with its acquire swap or tail load
+	 * there, and orders this swap before the caller's later swaps (a
+	 * barrier's into cb_global, see the top comment). */
+	prev = rcu_atomic_xchg(&q->tail, head, memory_order_acq_rel);
+	/* Release: pairs with the acquire in cb_load_next(). */
+	__atomic_store_n(&prev->next, head, __ATOMIC_RELEASE);
+	return prev == &q->stub;
+}
+
 void call_rcu_queue(struct rcu_head *head, void (*func)(struct rcu_head *head))
 {
-	cb_enqueue(head, func, 1);
+	struct cb_queue *q = cb_own_queue;
+
+	cb_start_worker();
+	if (q == NULL)
+		q = cb_queue_claim();
+	cb_unannounced++;
+	if (cb_enqueue(q, head, func) || cb_unannounced >= CB_ANNOUNCE ||
+	    q == &cb_global) {
+		cb_announce(cb_unannounced);
+		cb_unannounced = 0;
+	}
 }
 
 struct cb_barrier {
@@ -386,8 +544,10 @@ void call_rcu_barrier(void)
 		return;
 	}
 	rcu_check_outside_section_("rcu_barrier");
+	cb_start_worker();
+	(void)cb_enqueue(&cb_global, &b.head, cb_barrier_done);
 	/* Counts as a full batch: the worker skips its gathering delay. */
-	cb_enqueue(&b.head, cb_barrier_done, CB_BATCH_WAKE);
+	cb_announce(CB_BATCH_WAKE);
 	/* QSBR: the worker's grace period must not wait for us. */
 	was_online = flavour_wait_begin();
 	/* Acquire: pairs with the release store in cb_barrier_done(). */
@@ -410,7 +570,7 @@ void call_rcu_fork_parent(void)
 }
 
 /*
- * The child has no worker: the next call_rcu() starts one. The queue is
+ * The child has no worker: the next call_rcu() starts one. The queues are
  * emptied, not inherited: producers and the worker may have been writing
  * it while fork() copied memory page by page, so the child's copy need not
  * be a consistent list. Callbacks queued before fork() run in the parent
@@ -423,8 +583,16 @@ void call_rcu_fork_child(void)
 	rcu_atomic_store(&cb_q.futex, CB_RUNNING, memory_order_relaxed);
 	rcu_atomic_store(&cb_q.pending, 0, memory_order_relaxed);
 	cb_in_callback = false;
-	__atomic_store_n(&cb_stub.next, NULL, __ATOMIC_RELAXED);
-	rcu_atomic_store(&cb_q.tail, &cb_stub, memory_order_relaxed);
+	cb_unannounced = 0;
+	__atomic_store_n(&cb_global.stub.next, NULL, __ATOMIC_RELAXED);
+	rcu_atomic_store(&cb_global.tail, &cb_global.stub, memory_order_relaxed);
+	for (struct cb_queue *q = rcu_atomic_load(&cb_queues, memory_order_relaxed);
+	     q != NULL; q = q->next_queue) {
+		__atomic_store_n(&q->stub.next, NULL, __ATOMIC_RELAXED);
+		rcu_atomic_store(&q->tail, &q->stub, memory_order_relaxed);
+		/* The other threads are gone: their queues are free. */
+		rcu_atomic_store(&q->owned, q == cb_own_queue, memory_order_relaxed);
+	}
 	/* Locked by this very thread in call_rcu_fork_prepare(). */
 	pthread_mutex_unlock(&cb_worker_mutex);
 }

@@ -4,7 +4,7 @@
  * own head, run in queue order per queueing thread, run only after a grace
  * period (a reader inside a section begun before call_rcu still sees the
  * object intact until it leaves), may take read-side sections and queue
- * more callbacks; rcu_barrier waits for every callback queued before it, by
+ * more callbacks, and run after their thread has exited; rcu_barrier waits for every callback queued before it, by
  * any thread, and called from a callback prints a message and returns.
  */
 #define _GNU_SOURCE
@@ -264,6 +264,60 @@ START_TEST(barrier_waits_for_every_earlier_callback)
 }
 END_TEST
 
+/* ---- threads that queue and exit --------------------------------------- */
+
+#define EXIT_ROUNDS 32
+#define EXIT_THREADS 2
+#define EXIT_ITEMS 100
+
+static _Atomic long exited_ran;
+
+static void exited_cb(struct rcu_head *head)
+{
+	free(caa_container_of(head, struct item, head));
+	/* Release: pairs with the acquire loads in the test below. */
+	rcu_atomic_add(&exited_ran, 1, memory_order_release);
+}
+
+static void *queue_and_exit(void *p)
+{
+	(void)p;
+	for (long i = 0; i < EXIT_ITEMS; i++)
+		call_rcu(&item_new(0, i)->head, exited_cb);
+	return NULL;
+}
+
+/* Each thread queues on a queue of its own, which outlives it and is
+ * handed to a later thread: the callbacks still run, with no barrier to
+ * make the worker look (the announcements alone). */
+START_TEST(callbacks_of_exited_threads_run_without_a_barrier)
+{
+	const long total = (long)EXIT_ROUNDS * EXIT_THREADS * EXIT_ITEMS;
+	pthread_t t[EXIT_THREADS];
+	long ran_now;
+	double end;
+
+	rcu_atomic_store(&exited_ran, 0, memory_order_relaxed);
+	for (int round = 0; round < EXIT_ROUNDS; round++) {
+		for (int i = 0; i < EXIT_THREADS; i++)
+			test_start(&t[i], queue_and_exit, NULL);
+		for (int i = 0; i < EXIT_THREADS; i++)
+			ck_assert_joined(t[i]);
+	}
+	end = test_now() + CALL_SECONDS;
+	/* Acquire: pairs with the release add in exited_cb(). */
+	while ((ran_now = rcu_atomic_load(&exited_ran, memory_order_acquire)) < total &&
+	       test_now() < end)
+		sched_yield();
+	ck_assert_msg(ran_now == total, "%ld of %ld callbacks of exited threads ran"
+		      " within %.0f s, with no barrier", ran_now, total, CALL_SECONDS);
+	rcu_barrier();
+	/* Acquire: as above. */
+	ran_now = rcu_atomic_load(&exited_ran, memory_order_acquire);
+	ck_assert_msg(ran_now == total, "%ld callbacks ran, %ld queued", ran_now, total);
+}
+END_TEST
+
 /* ---- a callback waits for a grace period ------------------------------ */
 
 struct held {
@@ -446,6 +500,7 @@ static Suite *callbacks_suite(void)
 	TEST_ADD(s, barrier_returns_with_nothing_queued, 10);
 	TEST_ADD(s, callbacks_of_one_thread_run_in_queue_order, 20);
 	TEST_ADD(s, barrier_waits_for_every_earlier_callback, 20);
+	TEST_ADD(s, callbacks_of_exited_threads_run_without_a_barrier, 20);
 	TEST_ADD(s, callback_waits_for_reader_inside_before_call_rcu, 10);
 	TEST_ADD(s, callbacks_may_take_read_side_sections, 10);
 	TEST_ADD(s, call_rcu_from_a_callback_queues_it_again, 10);
