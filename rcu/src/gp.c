@@ -51,7 +51,13 @@
  *     more, and only then sleeps while futex == -1. A reader stores its
  *     slot, fences (as in 3), and loads futex; on -1 it swaps in 0 and wakes
  *     the updater. The fences forbid both missing each other, so no wake-up
- *     is lost; the swap makes one reader pay for the syscall.
+ *     is lost; the swap makes one reader pay for the syscall. A memb, bp or
+ *     mb reader wakes only if its section began before the counter the
+ *     updater waits for (rcu_ctr_holds_up_gp_(): the -1 store is release,
+ *     the reader's reload of it acquire, so it compares with that counter
+ *     or a later one); a section that began after it is not waited for,
+ *     and waking for it made the updater fence and rescan once per section
+ *     ended (a hundred times a grace period with two busy readers).
  *
  *  6. Sharing. Callers take a ticket under gp_req_mutex; the caller that runs
  *     a grace period reads the newest ticket under that mutex before it
@@ -118,8 +124,11 @@ static void gp_wait_for_readers(uint64_t target)
 			rcu_cpu_relax();
 			continue;
 		}
-		/* Relaxed: ordered before the rescan by the fence below. */
-		rcu_atomic_store(&self_gp.futex, -1, memory_order_relaxed);
+		/* Release: pairs with the acquire reload in
+		 * rcu_ctr_holds_up_gp_() (rcu/reader.h): a reader that sees -1
+		 * sees target too. Ordered before the rescan by the fence
+		 * below. */
+		rcu_atomic_store(&self_gp.futex, -1, memory_order_release);
 		/* Pairs with the readers' fence between slot store and futex
 		 * load (note 5). */
 		flavour_fence_all_readers();

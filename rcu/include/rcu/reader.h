@@ -169,6 +169,24 @@ static inline void rcu_ctr_read_lock_outermost_(struct rcu_reader_ *r,
 	rcu_ctr_reader_fence_(gp, fenced);
 }
 
+/*
+ * The unlock's slow path, a writer asleep: whether the section that began
+ * with snapshot c may hold up its grace period. A section that began after
+ * the grace period's increment snapshot the new counter and is not waited
+ * for, so it does not wake the writer (each wake costs the writer a rescan
+ * and a fence_all_readers() before it sleeps again).
+ */
+static inline bool rcu_ctr_holds_up_gp_(uint64_t c, struct rcu_gp_ *gp)
+{
+	/* Acquire: pairs with the release store of futex = -1 in
+	 * gp_wait_for_readers() (src/gp.c, note 5); the increment made before
+	 * it, the counter that grace period waits for, is seen below. */
+	if (rcu_atomic_load(&gp->futex, memory_order_acquire) != -1)
+		return false;
+	/* Relaxed: ordered by the acquire above. */
+	return c < rcu_atomic_load(&gp->ctr, memory_order_relaxed);
+}
+
 /* rcu_read_unlock(); wake is the flavour's wake_writer_(). */
 static inline void rcu_ctr_read_unlock_(struct rcu_reader_ *r,
 					struct rcu_gp_ *gp, bool fenced,
@@ -194,7 +212,8 @@ static inline void rcu_ctr_read_unlock_(struct rcu_reader_ *r,
 	/* Relaxed: ordered after the slot store by the fence above; the
 	 * wake-up's own ordering is the release swap in wake_writer_(). */
 	if (__builtin_expect(rcu_atomic_load(&gp->futex,
-					     memory_order_relaxed) == -1, 0))
+					     memory_order_relaxed) == -1, 0) &&
+	    rcu_ctr_holds_up_gp_(c, gp))
 		wake();
 }
 
