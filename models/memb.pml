@@ -14,7 +14,10 @@
  *   lock:   c = own ctr; if (c & 0xffff) == 0: ctr = load(gp.ctr) + 1,
  *           else ctr = c + 1; then the reader fence.
  *   unlock: c = own ctr; if (c & 0xffff) == 1: ctr = 0 (release), reader
- *           fence, load futex, on -1 wake_writer_(); else ctr = c - 1.
+ *           fence, load futex; on -1 load it again (acquire) and gp.ctr,
+ *           and wake_writer_() if still -1 and c < gp.ctr (the section
+ *           began before the increment: rcu_ctr_holds_up_gp_()); else
+ *           ctr = c - 1.
  *   gp:     gp.ctr += STEP (seq_cst), membarrier, scan for
  *           ctr == 0 || ctr >= target; sleep as in gp.pml.
  *
@@ -55,7 +58,12 @@
  *   MUTANT_RELAXED_UNLOCK    the unlock's store of 0 is relaxed, so the
  *                            section's last load may run after it (written
  *                            out in reader 1): the updater frees what the
- *                            reader is still reading.
+ *                            reader is still reading;
+ *   MUTANT_EARLY_CTR_LOAD    the unlock loads gp.ctr for its wake test
+ *                            before it stores ctr = 0: it may compare with
+ *                            the counter before the increment, decide it
+ *                            holds nothing up and not wake the updater
+ *                            that sleeps waiting for it (lost wake-up).
  */
 
 #define NR	2
@@ -104,11 +112,16 @@ inline read_lock(me, c, g)
 	g = 0
 }
 
-inline read_unlock(me, c)
+/* s holds the section's snapshot, g the counter it is compared with. */
+inline read_unlock(me, c, s, g)
 {
 	r_load_own(me, c);
 	if
 	:: c % STEP == 1 ->
+		s = c;
+#ifdef MUTANT_EARLY_CTR_LOAD
+		g = gp_ctr;
+#endif
 #ifdef MUTANT_UNLOCK_FUTEX_FIRST
 		c = futex;
 		r_store(me, 0);		/* release */
@@ -119,12 +132,24 @@ inline read_unlock(me, c)
 		c = futex;
 #endif
 		if
-		:: c == -1 -> wake_writer(me, c)
+		:: c == -1 ->
+			/* rcu_ctr_holds_up_gp_(): futex again (acquire),
+			 * then the counter. */
+			c = futex;
+#ifndef MUTANT_EARLY_CTR_LOAD
+			g = gp_ctr;
+#endif
+			if
+			:: c == -1 && s < g -> wake_writer(me, c)
+			:: else
+			fi
 		:: else
 		fi
 	:: else -> r_store(me, c - 1)
 	fi;
-	c = 0
+	c = 0;
+	s = 0;
+	g = 0
 }
 
 /* A dereference inside a section: load the pointer, later the object. */
@@ -140,22 +165,22 @@ inline read_obj(p, v)
 active proctype reader0()
 {
 	short c;
-	byte g;
+	byte g, s;
 	bit p;
 	byte v;
 
 	read_lock(0, c, g);
 	p = ptr;
 	read_lock(0, c, g);
-	read_unlock(0, c);
+	read_unlock(0, c, s, g);
 	read_obj(p, v);
-	read_unlock(0, c)
+	read_unlock(0, c, s, g)
 }
 
 active proctype reader1()
 {
 	short c;
-	byte g;
+	byte g, s;
 	bit p;
 	byte v;
 
@@ -182,6 +207,6 @@ active proctype reader1()
 	fi
 #else
 	read_obj(p, v);
-	read_unlock(1, c)
+	read_unlock(1, c, s, g)
 #endif
 }
