@@ -209,39 +209,37 @@ static bool cb_take_batch(struct cb_queue *q, struct rcu_head **first,
 	return true;
 }
 
+/* Appends the batch first..last to the chain *chain..*chain_last. */
+static void cb_chain_append(struct rcu_head **chain, struct rcu_head **chain_last,
+			    struct rcu_head *first, struct rcu_head *last)
+{
+	/* Relaxed: the worker's own links, read only by itself. */
+	if (*chain_last != NULL)
+		__atomic_store_n(&(*chain_last)->next, first, __ATOMIC_RELAXED);
+	else
+		*chain = first;
+	*chain_last = last;
+}
+
 /* Takes every queue's batch into one chain, cb_global's last (see the top
  * comment: rcu_barrier()); false when all were empty. */
 static bool cb_take_all(struct rcu_head **first, struct rcu_head **last)
 {
-	struct rcu_head *gfirst, *glast, *f, *l, *chain_last = NULL;
+	struct rcu_head *gfirst, *glast, *f, *l;
 	bool global = cb_take_batch(&cb_global, &gfirst, &glast);
 	struct cb_queue *q;
 
-	*first = NULL;
+	*first = *last = NULL;
 	/* Acquire: pairs with the release push in cb_queue_claim(); a queue
 	 * pushed before a barrier's swap that the take above saw is found
 	 * (that swap released it, the take acquired it). */
 	for (q = rcu_atomic_load(&cb_queues, memory_order_acquire); q != NULL;
-	     q = q->next_queue) {
-		if (!cb_take_batch(q, &f, &l))
-			continue;
-		/* Relaxed: the worker's own links, read only by itself. */
-		if (chain_last != NULL)
-			__atomic_store_n(&chain_last->next, f, __ATOMIC_RELAXED);
-		else
-			*first = f;
-		chain_last = l;
-	}
-	if (global) {
-		/* Relaxed: as above. */
-		if (chain_last != NULL)
-			__atomic_store_n(&chain_last->next, gfirst, __ATOMIC_RELAXED);
-		else
-			*first = gfirst;
-		chain_last = glast;
-	}
-	*last = chain_last;
-	return chain_last != NULL;
+	     q = q->next_queue)
+		if (cb_take_batch(q, &f, &l))
+			cb_chain_append(first, last, f, l);
+	if (global)
+		cb_chain_append(first, last, gfirst, glast);
+	return *last != NULL;
 }
 
 static void cb_run_batch(struct rcu_head *n, struct rcu_head *last)
@@ -407,6 +405,15 @@ static void cb_start_worker(void)
 	pthread_mutex_unlock(&cb_worker_mutex);
 }
 
+/* q holds nothing: its stub is the tail. Only where no producer or
+ * worker can touch q (before it is published, or in a fork child). */
+static void cb_queue_empty(struct cb_queue *q)
+{
+	/* Relaxed: nobody else can see q (see above). */
+	__atomic_store_n(&q->stub.next, NULL, __ATOMIC_RELAXED);
+	rcu_atomic_store(&q->tail, &q->stub, memory_order_relaxed);
+}
+
 static void cb_queue_release(void *arg)
 {
 	struct cb_queue *q = arg;
@@ -444,8 +451,9 @@ static struct cb_queue *cb_queue_claim(void)
 		if (posix_memalign(&mem, _Alignof(struct cb_queue), sizeof(*q)) != 0)
 			return &cb_global;
 		q = memset(mem, 0, sizeof(*q));
-		/* Relaxed: published by the release push below. */
-		rcu_atomic_store(&q->tail, &q->stub, memory_order_relaxed);
+		/* Published by the release push below. */
+		cb_queue_empty(q);
+		/* Relaxed: as above. */
 		rcu_atomic_store(&q->owned, 1, memory_order_relaxed);
 		/* Relaxed: the release CAS below publishes the queue. */
 		head = rcu_atomic_load(&cb_queues, memory_order_relaxed);
@@ -584,12 +592,10 @@ void call_rcu_fork_child(void)
 	rcu_atomic_store(&cb_q.pending, 0, memory_order_relaxed);
 	cb_in_callback = false;
 	cb_unannounced = 0;
-	__atomic_store_n(&cb_global.stub.next, NULL, __ATOMIC_RELAXED);
-	rcu_atomic_store(&cb_global.tail, &cb_global.stub, memory_order_relaxed);
+	cb_queue_empty(&cb_global);
 	for (struct cb_queue *q = rcu_atomic_load(&cb_queues, memory_order_relaxed);
 	     q != NULL; q = q->next_queue) {
-		__atomic_store_n(&q->stub.next, NULL, __ATOMIC_RELAXED);
-		rcu_atomic_store(&q->tail, &q->stub, memory_order_relaxed);
+		cb_queue_empty(q);
 		/* The other threads are gone: their queues are free. */
 		rcu_atomic_store(&q->owned, q == cb_own_queue, memory_order_relaxed);
 	}

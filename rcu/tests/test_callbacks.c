@@ -4,8 +4,9 @@
  * own head, run in queue order per queueing thread, run only after a grace
  * period (a reader inside a section begun before call_rcu still sees the
  * object intact until it leaves), may take read-side sections and queue
- * more callbacks, and run after their thread has exited; rcu_barrier waits for every callback queued before it, by
- * any thread, and called from a callback prints a message and returns.
+ * more callbacks, and run after their thread has exited; rcu_barrier waits
+ * for every callback queued before it, by any thread, and called from a
+ * callback prints a message and returns.
  */
 #define _GNU_SOURCE
 #include "rcu_test.h"
