@@ -14,6 +14,12 @@
 #                emulated legs of tools/test-all.sh
 #   --check      only report what is missing; exit 1 if anything is
 #
+# A failed `apt-get update` (a mirror caught mid-sync serves one index of
+# the wrong size) is tried again (BOOTSTRAP_UPDATE_TRIES, default 3, every
+# BOOTSTRAP_UPDATE_PAUSE seconds, default 10), then reported as a warning
+# naming the index, and the install goes on with the lists apt has: the
+# script fails only when a package it needs is still missing, naming it.
+#
 # Runs apt-get as root; as another user through sudo when sudo exists.
 set -euo pipefail
 
@@ -23,7 +29,7 @@ for arg in "$@"; do
 	case "$arg" in
 	--cross) cross=1 ;;
 	--check) check_only=1 ;;
-	-h|--help) sed -n '3,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "bootstrap.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
 	esac
 done
@@ -112,20 +118,53 @@ fi
 note "installing: ${missing[*]}"
 log=$(mktemp "${TMPDIR:-/tmp}/bootstrap.XXXXXX")
 trap 'rm -f "$log"' EXIT
-run_logged() {
-	if ! "$@" >"$log" 2>&1; then
-		cat "$log" >&2
-		die "failed: $*"
-	fi
-	# apt-get update exits 0 on some fetch failures; show its warnings.
-	grep -E '^(W|E): ' "$log" >&2 || true
+
+# apt-get update, tried up to update_tries times. A mirror caught mid-sync
+# serves one index of the wrong size and apt-get exits 100 although every
+# other index is fresh; what the install needs is usually still there. So a
+# last failure is a warning naming the indexes that failed, and the install
+# goes on: only a package still missing after it fails the script.
+update_tries=${BOOTSTRAP_UPDATE_TRIES:-3}
+update_pause=${BOOTSTRAP_UPDATE_PAUSE:-10}
+apt_update() {
+	local try=1
+	while :; do
+		if "${sudo[@]}" apt-get update >"$log" 2>&1; then
+			# apt-get update exits 0 on some fetch failures; show its
+			# warnings.
+			grep -E '^(W|E): ' "$log" >&2 || true
+			return 0
+		fi
+		[ "$try" -lt "$update_tries" ] || break
+		note "apt-get update failed (try $try of $update_tries); again in ${update_pause} s"
+		sleep "$update_pause"
+		try=$((try + 1))
+	done
+	local failed
+	# "Err:8 http://... bookworm-security/main ppc64el Packages" names an
+	# index; "E: Failed to fetch URL" names its file.
+	failed=$(sed -n 's/^Err:[0-9]* \(.*\)/\1/p' "$log")
+	[ -n "$failed" ] || failed=$(sed -n 's/^E: Failed to fetch \([^ ]*\).*/\1/p' "$log")
+	[ -n "$failed" ] || failed=$(tail -n 3 "$log")
+	{
+		echo "bootstrap.sh: warning: apt-get update failed $update_tries times; installing from the package lists it has. What failed:"
+		printf '%s\n' "$failed" | sed 's/^/  /'
+	} >&2
 }
-run_logged "${sudo[@]}" apt-get update
-run_logged "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+apt_update
+install_ok=1
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >"$log" 2>&1 ||
+	install_ok=0
 
 still=()
 for p in "${packages[@]}"; do
 	installed "$p" || still+=("$p")
 done
-[ ${#still[@]} -eq 0 ] || die "still not installed after apt-get: ${still[*]}"
+if [ ${#still[@]} -gt 0 ]; then
+	[ "$install_ok" = 1 ] || cat "$log" >&2
+	die "still not installed after apt-get: ${still[*]}"
+fi
+[ "$install_ok" = 1 ] ||
+	echo "bootstrap.sh: warning: apt-get install exited non-zero, but every package is installed" >&2
 note "done"
