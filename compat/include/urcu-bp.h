@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * urcu-bp.h (lfht's liburcu compatibility layer) - liburcu's bp flavour
- * with its short names: see <urcu/urcu-bp.h>.
+ * urcu-bp.h (lfht's liburcu compatibility layer) - liburcu's bp
+ * flavour (<urcu/urcu-bp.h>)
+ * with its short names: defines URCU_API_MAP, as liburcu's does, so that the
+ * flavour's map (rcu_read_lock, synchronize_rcu, call_rcu, rcu_flavor ...)
+ * stays in force after the flavour header.
  */
 #ifndef LFHT_URCU_URCU_BP_TOP_H
 #define LFHT_URCU_URCU_BP_TOP_H
 
+#ifndef URCU_API_MAP
+#define URCU_API_MAP
+#endif
 #include <urcu/urcu-bp.h>
 
 #endif /* LFHT_URCU_URCU_BP_TOP_H */

@@ -64,7 +64,8 @@ def main():
             errors.append(f'not installed: {path.relative_to(destdir)}')
     for h in ['lfht/lfht.h', 'lfht/lfht-exports.h', 'lfht/lfht-inline.h', 'lfht/lfht-word.h',
               'lfht/extensions.h', 'rcu/qsbr.h', 'rcu/memb.h',
-              'rcu/bp.h', 'rcu/mb.h', 'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
+              'rcu/bp.h', 'rcu/mb.h', 'rcu/qsbr-prefixed.h', 'rcu/memb-prefixed.h',
+              'rcu/bp-prefixed.h', 'rcu/mb-prefixed.h', 'rcu/flavour.h', 'rcu/flavour-api.h', 'rcu/atomic.h', 'rcu/pointer.h', 'rcu/reader.h']:
         want(includedir / h)
     rcuds = source / 'ds/include'
     for h in sorted(rcuds.rglob('*.h')):

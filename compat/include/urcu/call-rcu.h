@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * urcu/call-rcu.h (lfht's liburcu compatibility layer) - liburcu's
- * call_rcu_data API, as single-worker equivalents, and the
- * URCU_CALL_RCU_* flags. call_rcu() and rcu_barrier() themselves come with
- * the flavour header (<urcu.h>, <urcu-qsbr.h>, ...), which must be included
- * too; each call_rcu_data function then exists as urcu_memb_<name> or
- * urcu_qsbr_<name>, and under its short name.
+ * call_rcu API: call_rcu(), rcu_barrier(), the call_rcu_data functions as
+ * single-worker equivalents, and the URCU_CALL_RCU_* flags. As in liburcu,
+ * the functions are given once per translation unit, under the prefix of
+ * the first flavour header included (urcu_memb_call_rcu(),
+ * urcu_memb_barrier(), urcu_memb_get_default_call_rcu_data() ...), which
+ * includes this file again for them; the short names are the flavour's
+ * map's, under URCU_API_MAP.
  *
  * Differs from liburcu: lfht runs exactly one call_rcu worker per flavour,
  * started on first use, and every callback goes to it. So:
@@ -55,11 +57,22 @@ struct call_rcu_data;
 #if defined(LFHT_URCU_NAME_) && !defined(LFHT_URCU_CALL_RCU_FUNCTIONS_)
 #define LFHT_URCU_CALL_RCU_FUNCTIONS_ 1
 
+static inline void LFHT_URCU_NAME_(call_rcu)(struct rcu_head *head,
+					     void (*func)(struct rcu_head *head))
+{
+	LFHT_URCU_LFHT_(call_rcu)(head, func);
+}
+
+static inline void LFHT_URCU_NAME_(barrier)(void)
+{
+	LFHT_URCU_LFHT_(barrier)();
+}
+
 /* The flavour's one worker: named by the address of the flavour's lfht
  * object, which is the same in every translation unit. */
 static inline struct call_rcu_data *LFHT_URCU_NAME_(get_default_call_rcu_data)(void)
 {
-	return (struct call_rcu_data *)(uintptr_t)&rcu_flavour;
+	return (struct call_rcu_data *)(uintptr_t)&LFHT_URCU_LFHT_(flavour);
 }
 
 static inline struct call_rcu_data *LFHT_URCU_NAME_(get_call_rcu_data)(void)
@@ -127,19 +140,5 @@ static inline void LFHT_URCU_NAME_(call_rcu_after_fork_parent)(void)
 static inline void LFHT_URCU_NAME_(call_rcu_after_fork_child)(void)
 {
 }
-
-#define get_default_call_rcu_data	LFHT_URCU_NAME_(get_default_call_rcu_data)
-#define get_call_rcu_data		LFHT_URCU_NAME_(get_call_rcu_data)
-#define get_thread_call_rcu_data	LFHT_URCU_NAME_(get_thread_call_rcu_data)
-#define get_cpu_call_rcu_data		LFHT_URCU_NAME_(get_cpu_call_rcu_data)
-#define create_call_rcu_data		LFHT_URCU_NAME_(create_call_rcu_data)
-#define call_rcu_data_free		LFHT_URCU_NAME_(call_rcu_data_free)
-#define set_thread_call_rcu_data	LFHT_URCU_NAME_(set_thread_call_rcu_data)
-#define set_cpu_call_rcu_data		LFHT_URCU_NAME_(set_cpu_call_rcu_data)
-#define create_all_cpu_call_rcu_data	LFHT_URCU_NAME_(create_all_cpu_call_rcu_data)
-#define free_all_cpu_call_rcu_data	LFHT_URCU_NAME_(free_all_cpu_call_rcu_data)
-#define call_rcu_before_fork		LFHT_URCU_NAME_(call_rcu_before_fork)
-#define call_rcu_after_fork_parent	LFHT_URCU_NAME_(call_rcu_after_fork_parent)
-#define call_rcu_after_fork_child	LFHT_URCU_NAME_(call_rcu_after_fork_child)
 
 #endif /* LFHT_URCU_CALL_RCU_FUNCTIONS_ */

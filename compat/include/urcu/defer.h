@@ -5,9 +5,11 @@
  * defer_rcu(fct, p) runs fct(p) after a grace period, on the flavour's
  * call_rcu worker. rcu_defer_register_thread() and
  * rcu_defer_unregister_thread() are no-ops (returning 0); rcu_defer_barrier()
- * and rcu_defer_barrier_thread() are rcu_barrier(). Include it after the
- * flavour header, or before (the flavour header then brings the functions),
- * as <urcu/call-rcu.h>. New code calls call_rcu() itself.
+ * and rcu_defer_barrier_thread() are rcu_barrier(). As <urcu/call-rcu.h>'s,
+ * the functions come once per translation unit, under the prefix of the
+ * first flavour header included (urcu_memb_defer_rcu() ...), which includes
+ * this file again; defer_rcu and the rest are its map's short names, under
+ * URCU_API_MAP. New code calls call_rcu() itself.
  *
  * Differs from liburcu: no defer thread of its own, no per-thread queue
  * (each defer_rcu() allocates a small record; out of memory, it waits for a
@@ -65,13 +67,13 @@ static inline void LFHT_URCU_NAME_(defer_rcu)(void (*fct)(void *p), void *p)
 	struct lfht_urcu_defer_ *d = (struct lfht_urcu_defer_ *)malloc(sizeof(*d));
 
 	if (d == NULL) {
-		synchronize_rcu();
+		LFHT_URCU_LFHT_(synchronize_rcu)();
 		fct(p);
 		return;
 	}
 	d->fct = fct;
 	d->p = p;
-	call_rcu(&d->head, lfht_urcu_defer_run_);
+	LFHT_URCU_LFHT_(call_rcu)(&d->head, lfht_urcu_defer_run_);
 }
 
 static inline int LFHT_URCU_NAME_(defer_register_thread)(void)
@@ -85,22 +87,16 @@ static inline void LFHT_URCU_NAME_(defer_unregister_thread)(void)
 
 static inline void LFHT_URCU_NAME_(defer_barrier)(void)
 {
-	rcu_barrier();
+	LFHT_URCU_LFHT_(barrier)();
 }
 
 static inline void LFHT_URCU_NAME_(defer_barrier_thread)(void)
 {
-	rcu_barrier();
+	LFHT_URCU_LFHT_(barrier)();
 }
 
 #ifdef __cplusplus
 }
 #endif
-
-#define defer_rcu			LFHT_URCU_NAME_(defer_rcu)
-#define rcu_defer_register_thread	LFHT_URCU_NAME_(defer_register_thread)
-#define rcu_defer_unregister_thread	LFHT_URCU_NAME_(defer_unregister_thread)
-#define rcu_defer_barrier		LFHT_URCU_NAME_(defer_barrier)
-#define rcu_defer_barrier_thread	LFHT_URCU_NAME_(defer_barrier_thread)
 
 #endif /* LFHT_URCU_DEFER_FUNCTIONS_ */

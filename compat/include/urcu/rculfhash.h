@@ -24,8 +24,9 @@
  *   as in liburcu, never inside a read-side section or a call_rcu callback.
  * - cds_lfht_node_init() leaves the node reading as deleted, as
  *   cds_lfht_node_init_deleted() (liburcu 0.14) does.
- * - cds_lfht_new() exists whatever flavour header was included (liburcu:
- *   only with <urcu.h>, <urcu-qsbr.h> and the like).
+ * - cds_lfht_new() (under URCU_API_MAP, as in liburcu) also exists when
+ *   this file was included before the flavour header (liburcu wants the
+ *   flavour first).
  * - A struct cds_lfht_alloc is lfht's per-table allocator (<lfht/extensions.h>
  *   lfht_new_flavour_allocator()): the table keeps the pointer, so *alloc
  *   must stay valid until cds_lfht_destroy() returns. Only its calloc,
@@ -47,11 +48,6 @@
 #include <urcu/config.h>
 #include <urcu/flavor.h>
 
-/* Included before any flavour header: lfht.h then leaves cds_lfht_new()
- * out, and the flavour header's second include of this file adds it. */
-#if !defined(LFHT_LFHT_H) && !defined(RCU_FLAVOUR_SELECTED)
-#define LFHT_URCU_ADD_CDS_LFHT_NEW_ 1
-#endif
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
 
@@ -183,16 +179,17 @@ static inline struct cds_lfht *cds_lfht_new_flavor(unsigned long init_size,
 
 #endif /* LFHT_URCU_RCULFHASH_H */
 
-#if defined(LFHT_URCU_ADD_CDS_LFHT_NEW_) && defined(LFHT_URCU_NAME_) && \
-	!defined(LFHT_URCU_CDS_LFHT_NEW_ADDED_)
-#define LFHT_URCU_CDS_LFHT_NEW_ADDED_ 1
-/* As lfht.h's cds_lfht_new(), for the flavour included after this file. */
+/* cds_lfht_new(), as liburcu, only under URCU_API_MAP, for the flavour the
+ * short names name (rcu_flavor: the unit's first flavour header's object).
+ * A flavour header included after this file reads this part again. */
+#if defined(URCU_API_MAP) && defined(rcu_flavor) && !defined(LFHT_URCU_CDS_LFHT_NEW_)
+#define LFHT_URCU_CDS_LFHT_NEW_ 1
 static inline struct cds_lfht *cds_lfht_new(unsigned long init_size,
 					    unsigned long min_nr_alloc_buckets,
 					    unsigned long max_nr_buckets, int flags,
 					    pthread_attr_t *attr)
 {
-	return cds_lfht_new_flavour(init_size, min_nr_alloc_buckets, max_nr_buckets, flags,
-				    attr, &rcu_flavour);
+	return cds_lfht_new_flavor(init_size, min_nr_alloc_buckets, max_nr_buckets, flags,
+				   &rcu_flavor, attr);
 }
 #endif

@@ -1,45 +1,49 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * urcu/urcu-mb.h (lfht's liburcu compatibility layer) - liburcu's mb
- * flavour (full memory barriers on the read side, no membarrier, no
- * signals) over lfht's <rcu/mb.h>: the urcu_mb_* names (read_lock,
- * read_unlock, read_ongoing, register_thread, unregister_thread,
- * synchronize_rcu, call_rcu, barrier, init, and the no-ops
- * quiescent_state, thread_offline, thread_online), the short names
- * (rcu_read_lock() ... from <rcu/mb.h>; rcu_quiescent_state(),
- * rcu_thread_offline(), rcu_thread_online() and rcu_init(), which do
- * nothing here as in liburcu), urcu_mb_flavor (rcu_flavor), the
- * call_rcu_data API (<urcu/call-rcu.h>), polling grace periods
- * (urcu_mb_start_poll_synchronize_rcu, urcu_mb_poll_state_synchronize_rcu
- * and the short names: <urcu/urcu-poll.h>) and <urcu/pointer.h>.
- * liburcu's programs select it by defining RCU_MB before <urcu.h>, or
- * include this file.
+ * flavour over lfht's <rcu/mb-prefixed.h> (full fences on the read
+ * side, no membarrier; <urcu.h> picks it when RCU_MB is defined), by
+ * liburcu 0.15's rule for names:
  *
- * Differs from liburcu: one flavour per translation unit (this file and
- * the other flavour headers exclude each other, as lfht's flavour headers
- * do); the short names are always given (liburcu: only through <urcu.h>);
- * no defer_rcu() (see docs/porting-from-liburcu.md); lfht's misuse checks
- * (debug builds) abort where liburcu would misbehave silently.
+ * - always, the urcu_mb_* names: read_lock, read_unlock, read_ongoing,
+ *   register_thread, unregister_thread, synchronize_rcu, init and the
+ *   no-ops quiescent_state, thread_offline, thread_online,
+ *   start_poll_synchronize_rcu, poll_state_synchronize_rcu, the fork
+ *   hooks, and the _LGPL_SOURCE forms (_urcu_mb_read_lock ...);
+ * - the short names (rcu_read_lock, synchronize_rcu, call_rcu,
+ *   rcu_flavor ...) as macros over those (<urcu/map/urcu-mb.h>) only
+ *   while URCU_API_MAP is defined, as <urcu.h with RCU_MB> defines it;
+ *   otherwise they are undone at the end (<urcu/map/clear.h>);
+ * - once per translation unit, from the first flavour header included:
+ *   call_rcu and the call_rcu_data functions (<urcu/call-rcu.h>),
+ *   defer_rcu (<urcu/defer.h>) and the flavour object
+ *   (<urcu/flavor.h>), under this flavour's prefix (urcu_mb_call_rcu,
+ *   urcu_mb_flavor ...), as liburcu's headers declare them once. So any
+ *   number of flavour headers may be included in one unit, with or
+ *   without _LGPL_SOURCE, each flavour named by its prefix.
+ *
+ * Differs from liburcu: lfht's misuse checks (debug builds) abort where
+ * liburcu would misbehave silently; see also <urcu/lfht-flavour-api.h>.
  */
 #ifndef LFHT_URCU_URCU_MB_H
 #define LFHT_URCU_URCU_MB_H
 
-#ifdef LFHT_URCU_NAME_
-#error "lfht's liburcu compatibility layer: one RCU flavour per translation unit (another flavour header was included)"
-#endif
-
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
-#include <rcu/mb.h>
+#include <rcu/mb-prefixed.h>
+#include <urcu/config.h>
 #include <urcu/pointer.h>
+#include <urcu/lfht-flavour-api.h>
 
-/* The prefix of this flavour's names, for <urcu/call-rcu.h>,
- * <urcu/flavor.h> and <urcu/rculfhash.h>. */
-#define LFHT_URCU_NAME_(name) urcu_mb_##name
+#include <urcu/map/urcu-mb.h>
 
-/* urcu_mb_read_lock ... _barrier, which every flavour gives alike, come
- * with <urcu/flavor.h> (included below). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+LFHT_URCU_FLAVOUR_API_(urcu_mb, rcu_mb)
 
 /* lfht initialises the flavour before main. */
 static inline void urcu_mb_init(void) { }
@@ -47,17 +51,29 @@ static inline void urcu_mb_init(void) { }
 static inline void urcu_mb_quiescent_state(void) { }
 static inline void urcu_mb_thread_offline(void) { }
 static inline void urcu_mb_thread_online(void) { }
+static inline void _urcu_mb_quiescent_state(void) { urcu_mb_quiescent_state(); }
+static inline void _urcu_mb_thread_offline(void) { urcu_mb_thread_offline(); }
+static inline void _urcu_mb_thread_online(void) { urcu_mb_thread_online(); }
 
-#define rcu_quiescent_state	urcu_mb_quiescent_state
-#define rcu_thread_offline	urcu_mb_thread_offline
-#define rcu_thread_online	urcu_mb_thread_online
-#define rcu_init		urcu_mb_init
+#ifdef __cplusplus
+}
+#endif
 
-#include <urcu/urcu-poll.h>
+/* What a unit's first flavour header brings: the call_rcu, defer and
+ * flavour-object names of this flavour (each file emits them once). */
+#define LFHT_URCU_NAME_(name)	urcu_mb_##name
+#define LFHT_URCU_LFHT_(name)	rcu_mb_##name
 #include <urcu/call-rcu.h>
+#include <urcu/defer.h>
 #include <urcu/flavor.h>
 #ifdef LFHT_URCU_RCULFHASH_H
-#include <urcu/rculfhash.h>
+#include <urcu/rculfhash.h>	/* cds_lfht_new(), under URCU_API_MAP */
+#endif
+#undef LFHT_URCU_NAME_
+#undef LFHT_URCU_LFHT_
+
+#ifndef URCU_API_MAP
+#include <urcu/map/clear.h>
 #endif
 
 #endif /* LFHT_URCU_URCU_MB_H */

@@ -1,56 +1,89 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * urcu/urcu-qsbr.h (lfht's liburcu compatibility layer) - liburcu's QSBR
- * flavour over lfht's <rcu/qsbr.h>: the urcu_qsbr_* names (read_lock,
- * read_unlock, read_ongoing, register_thread, unregister_thread,
- * synchronize_rcu, call_rcu, barrier, quiescent_state, thread_offline,
- * thread_online), the short names (rcu_read_lock() ...,
- * rcu_quiescent_state(), rcu_thread_offline(), rcu_thread_online(): all
- * from <rcu/qsbr.h>), urcu_qsbr_flavor (rcu_flavor), the call_rcu_data API
- * (<urcu/call-rcu.h>), polling grace periods
- * (urcu_qsbr_start_poll_synchronize_rcu,
- * urcu_qsbr_poll_state_synchronize_rcu and the short names:
- * <urcu/urcu-poll.h>) and <urcu/pointer.h>.
+ * urcu/urcu-qsbr.h (lfht's liburcu compatibility layer) - liburcu's
+ * QSBR flavour over lfht's <rcu/qsbr-prefixed.h>, by liburcu 0.15's
+ * rule for names:
  *
- * Differs from liburcu: one flavour per translation unit (this file and
- * <urcu/urcu-memb.h> exclude each other, as lfht's flavour headers do); the
- * short names are always given (liburcu: only through <urcu-qsbr.h>); no
- * defer_rcu() (see docs/porting-from-liburcu.md); lfht's misuse checks
- * (debug builds) abort where liburcu would misbehave silently.
+ * - always, the urcu_qsbr_* names: read_lock, read_unlock,
+ *   read_ongoing, register_thread, unregister_thread, synchronize_rcu,
+ *   quiescent_state, thread_offline, thread_online,
+ *   start_poll_synchronize_rcu, poll_state_synchronize_rcu, the fork
+ *   hooks, and the _LGPL_SOURCE forms (_urcu_qsbr_read_lock ...);
+ * - the short names (rcu_read_lock, synchronize_rcu, call_rcu,
+ *   rcu_flavor ...) as macros over those (<urcu/map/urcu-qsbr.h>) only
+ *   while URCU_API_MAP is defined, as <urcu-qsbr.h> defines it;
+ *   otherwise they are undone at the end (<urcu/map/clear.h>);
+ * - once per translation unit, from the first flavour header included:
+ *   call_rcu and the call_rcu_data functions (<urcu/call-rcu.h>),
+ *   defer_rcu (<urcu/defer.h>) and the flavour object
+ *   (<urcu/flavor.h>), under this flavour's prefix (urcu_qsbr_call_rcu,
+ *   urcu_qsbr_flavor ...), as liburcu's headers declare them once. So
+ *   any number of flavour headers may be included in one unit, with or
+ *   without _LGPL_SOURCE, each flavour named by its prefix.
+ *
+ * Differs from liburcu: lfht's misuse checks (debug builds) abort where
+ * liburcu would misbehave silently; see also <urcu/lfht-flavour-api.h>.
  */
 #ifndef LFHT_URCU_URCU_QSBR_H
 #define LFHT_URCU_URCU_QSBR_H
 
-#ifdef LFHT_URCU_NAME_
-#error "lfht's liburcu compatibility layer: one RCU flavour per translation unit (another flavour header was included)"
-#endif
-
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
-#include <rcu/qsbr.h>
+#include <rcu/qsbr-prefixed.h>
 #include <urcu/config.h>
 #include <urcu/pointer.h>
+#include <urcu/lfht-flavour-api.h>
 
-/* The prefix of this flavour's names, for <urcu/call-rcu.h>,
- * <urcu/flavor.h> and <urcu/rculfhash.h>. */
-#define LFHT_URCU_NAME_(name) urcu_qsbr_##name
+#include <urcu/map/urcu-qsbr.h>
 
-/* urcu_qsbr_read_lock ... _barrier, which every flavour gives alike, come
- * with <urcu/flavor.h> (included below). */
+#ifdef __cplusplus
+extern "C" {
+#endif
 
-static inline void urcu_qsbr_quiescent_state(void) { rcu_quiescent_state(); }
-static inline void urcu_qsbr_thread_offline(void) { rcu_thread_offline(); }
-static inline void urcu_qsbr_thread_online(void) { rcu_thread_online(); }
+LFHT_URCU_FLAVOUR_API_(urcu_qsbr, rcu_qsbr)
 
-#include <urcu/urcu-poll.h>
+/* QSBR's own: announce a quiescent state, go offline and online
+ * (with lfht's checks in debug builds, as <rcu/qsbr.h>'s short names). */
+static inline void urcu_qsbr_quiescent_state(void)
+{
+	rcu_qsbr_check_outside_("rcu_quiescent_state");
+	rcu_qsbr_quiescent_state_inline_();
+}
+static inline void urcu_qsbr_thread_offline(void)
+{
+	rcu_qsbr_check_outside_("rcu_thread_offline");
+	rcu_qsbr_thread_offline_inline_();
+}
+static inline void urcu_qsbr_thread_online(void)
+{
+	rcu_qsbr_check_outside_("rcu_thread_online");
+	rcu_qsbr_thread_online_inline_();
+}
+static inline void _urcu_qsbr_quiescent_state(void) { urcu_qsbr_quiescent_state(); }
+static inline void _urcu_qsbr_thread_offline(void) { urcu_qsbr_thread_offline(); }
+static inline void _urcu_qsbr_thread_online(void) { urcu_qsbr_thread_online(); }
+
+#ifdef __cplusplus
+}
+#endif
+
+/* What a unit's first flavour header brings: the call_rcu, defer and
+ * flavour-object names of this flavour (each file emits them once). */
+#define LFHT_URCU_NAME_(name)	urcu_qsbr_##name
+#define LFHT_URCU_LFHT_(name)	rcu_qsbr_##name
 #include <urcu/call-rcu.h>
+#include <urcu/defer.h>
 #include <urcu/flavor.h>
 #ifdef LFHT_URCU_RCULFHASH_H
-#include <urcu/rculfhash.h>
+#include <urcu/rculfhash.h>	/* cds_lfht_new(), under URCU_API_MAP */
 #endif
-#ifdef LFHT_URCU_DEFER_H
-#include <urcu/defer.h>
+#undef LFHT_URCU_NAME_
+#undef LFHT_URCU_LFHT_
+
+#ifndef URCU_API_MAP
+#include <urcu/map/clear.h>
 #endif
 
 #endif /* LFHT_URCU_URCU_QSBR_H */

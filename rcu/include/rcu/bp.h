@@ -52,73 +52,15 @@
 #define RCU_FLAVOUR_SELECTED 1
 #define RCU_FLAVOUR_BP 1
 
-#include <rcu/atomic.h>
 #include <rcu/flavour.h>
 #include <rcu/flavour-api.h>
-#include <rcu/pointer.h>
-#include <rcu/reader.h>
+#include <rcu/bp-prefixed.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 RCU_DECLARE_FLAVOUR("rcu_bp_flavour");
-
-/* The exported functions and state (rcu/flavour-api.h); the flavour's ops
- * are these. */
-RCU_FLAVOUR_EXPORTS_(rcu_bp);
-
-/*
- * memb's read side (rcu/reader.h) with the registration test in front of
- * the outermost lock. registered only changes with signals blocked, so a
- * handler never sees it half-way; a handler that registers the thread
- * between the test and the call leaves the call nothing to do.
- */
-static inline void rcu_bp_read_lock_fast_(void)
-{
-	if (rcu_ctr_read_lock_nested_(&rcu_bp_reader_))
-		return;
-	if (__builtin_expect(!rcu_bp_reader_.registered, 0))
-		rcu_bp_register_thread();
-	rcu_ctr_read_lock_outermost_(&rcu_bp_reader_, &rcu_bp_gp_, false);
-}
-
-static inline void rcu_bp_read_unlock_fast_(void)
-{
-	rcu_ctr_read_unlock_(&rcu_bp_reader_, &rcu_bp_gp_, false, rcu_bp_wake_writer_);
-}
-
-/* The read-side nesting depth of the calling thread. */
-static inline unsigned long rcu_bp_nesting_(void)
-{
-	return rcu_ctr_nesting_(&rcu_bp_reader_);
-}
-
-/* Whether the thread is inside a read-side section. */
-static inline int rcu_bp_read_ongoing_inline_(void)
-{
-	return rcu_bp_nesting_() != 0;
-}
-
-#ifdef RCU_DEBUG_CHECKS
-static inline void rcu_bp_read_lock_inline_(void)
-{
-	if (rcu_bp_nesting_() == RCU_NEST_MASK_)
-		rcu_bp_misuse_("rcu_read_lock", "read-side sections nested too deep");
-	rcu_bp_read_lock_fast_();
-}
-
-static inline void rcu_bp_read_unlock_inline_(void)
-{
-	if (rcu_bp_nesting_() == 0)
-		rcu_bp_misuse_("rcu_read_unlock",
-			       "not inside a read-side critical section");
-	rcu_bp_read_unlock_fast_();
-}
-#else
-static inline void rcu_bp_read_lock_inline_(void) { rcu_bp_read_lock_fast_(); }
-static inline void rcu_bp_read_unlock_inline_(void) { rcu_bp_read_unlock_fast_(); }
-#endif
 
 /* The liburcu-style names (rcu/flavour-api.h). */
 RCU_FLAVOUR_SHORT_NAMES_(rcu_bp)
