@@ -36,6 +36,19 @@
  * builtins as it is: a load with CMM_RELEASE is the caller's error, as
  * with C11. Pointer arithmetic is in bytes, as in liburcu. __atomic
  * builtins, so valid C and C++.
+ *
+ * UATOMIC_HAS_ATOMIC_BYTE and UATOMIC_HAS_ATOMIC_SHORT (defined empty, for
+ * #ifdef) say that every operation above works on 1-byte and on 2-byte
+ * objects; int, long and pointer objects work everywhere. They follow
+ * liburcu's per-architecture choice (its uatomic/<arch>.h files, 0.13;
+ * LoongArch from 0.14), so a program takes the same paths as with
+ * liburcu: both on x86, ARM64, IA-64, LoongArch, m68k, RISC-V, SuperH and
+ * TILE-Gx, the short one only on PA-RISC, neither on POWER and the rest,
+ * where liburcu's own operations refuse those sizes (a link error or a
+ * trap). The builtins here work at both sizes on POWER too (lbarx,
+ * lharx), but where liburcu says no, so does the layer. A program that
+ * includes a <urcu/uatomic/<arch>.h> itself gets what that file of liburcu
+ * defines, on any target.
  */
 #ifndef LFHT_URCU_UATOMIC_H
 #define LFHT_URCU_UATOMIC_H
@@ -43,6 +56,17 @@
 #include <urcu/arch.h>
 #include <urcu/compiler.h>
 #include <urcu/system.h>
+
+/* By the compiler's names, not URCU_ARCH_*: <urcu/arch.h> names only
+ * the targets lfht builds for. */
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) ||	\
+	defined(__ia64__) || defined(__loongarch__) || defined(__m68k__) ||	\
+	defined(__riscv) || defined(__sh__) || defined(__tilegx__)
+#define UATOMIC_HAS_ATOMIC_BYTE
+#define UATOMIC_HAS_ATOMIC_SHORT
+#elif defined(__hppa__)
+#define UATOMIC_HAS_ATOMIC_SHORT
+#endif
 
 enum cmm_memorder {
 	CMM_RELAXED = 0,
