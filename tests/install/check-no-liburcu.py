@@ -16,23 +16,30 @@ even where liburcu-dev is installed.
    it, and the program is compiled with -nostdinc and those directories.
    A header the layer lacks is then a compile error, not a silent
    fallback to liburcu's.
-3. For each flavour, one translation unit includes the flavour's header
-   and every other header of the layer (those of the other flavours and
-   <urcu/map/clear.h>, which undoes the names, aside); the compiler's
-   dependency output (-MD) must show that every urcu header it read came
-   from SOURCE_ROOT/compat/include, and nothing from liburcu-dev's
-   directories (checked on the real path list as well, in case a link
-   escaped).
+3. For each flavour, one translation unit includes every header of the
+   layer: the flavour's first (so the unit's shared names, call_rcu and
+   the flavour object, are its own, as in liburcu), then the others but
+   the flavour headers, then the other flavours' headers, each after
+   <urcu/map/clear.h> (they map the short names onto their own under
+   URCU_API_MAP), then <urcu/map/clear.h>, after which no short name may
+   be defined, and the flavour's map again, for the program's short
+   names. The compiler's dependency output (-MD) must show that every urcu
+   header it read came from SOURCE_ROOT/compat/include, and nothing from
+   liburcu-dev's directories (checked on the real path list as well, in
+   case a link escaped).
 4. The program is linked with `pkg-config --libs lfht-urcu-<flavour>`
    from the build tree (meson-uninstalled), must not need any liburcu
    library (readelf -d, ldd), and runs.
 5. The headers liburcu has and the layer refuses on purpose (REFUSED) stop
    the build with an #error naming their replacement.
-6. tests/urcu-style/structures.c, a liburcu program that uses the table,
-   lists, hlists, reference counts, the four queues and stacks, the futex
-   helpers, caa_get_cycles() and the _LGPL_SOURCE names, builds the same
-   way (memb, and mb with -DRCU_MB), reads only the layer's urcu headers,
-   links no liburcu, and runs.
+6. The liburcu programs of tests/urcu-style (URCU_STYLE_PROGRAMS below)
+   build the same way, read only the layer's urcu headers, link no
+   liburcu, and run: structures.c, which uses the table, lists, hlists,
+   reference counts, the four queues and stacks, the futex helpers,
+   caa_get_cycles() and the _LGPL_SOURCE names (memb, and mb with
+   -DRCU_MB); all_headers.c, every header of the layer in one unit (with
+   and without _LGPL_SOURCE); flavours_side_by_side.c, the four flavours
+   in one unit by their prefixed names.
 Offline; native builds only (meson registers it so).
 """
 import os
@@ -93,8 +100,17 @@ for fl, names in {
     for n in names:
         FLAVOUR_OF[n] = fl
 
-# Included alone: it undefines the names the others define.
+# Undoes the short names: step 3 includes it before each other flavour's
+# header, and last.
 ALONE = {'urcu/map/clear.h'}
+
+# Defined once <urcu/map/clear.h> has undone the short names: the error.
+CLEARED_CHECK = '''
+#if defined(rcu_read_lock) || defined(rcu_register_thread) || defined(synchronize_rcu) || \\
+	defined(call_rcu) || defined(rcu_barrier) || defined(rcu_flavor) || defined(defer_rcu)
+#error "a short RCU name is defined after <urcu/map/clear.h>"
+#endif
+'''
 
 # Headers liburcu has that the layer stops with an #error naming the
 # replacement (none today: <urcu-defer.h> keeps defer_rcu over call_rcu).
@@ -106,6 +122,16 @@ FLAVOURS = [
     ('mb', 'urcu.h', ['-DRCU_MB']),
     ('qsbr', 'urcu-qsbr.h', []),
     ('bp', 'urcu-bp.h', []),
+]
+
+# Step 6: (tag, source in tests/urcu-style, flavours linked, defines).
+URCU_STYLE_PROGRAMS = [
+    ('structures-memb', 'structures.c', ['memb'], []),
+    ('structures-mb', 'structures.c', ['mb'], ['-DRCU_MB']),
+    ('all-headers', 'all_headers.c', ['memb', 'qsbr', 'mb', 'bp'], []),
+    ('all-headers-lgpl', 'all_headers.c', ['memb', 'qsbr', 'mb', 'bp'], ['-D_LGPL_SOURCE']),
+    ('flavours-side-by-side', 'flavours_side_by_side.c', ['memb', 'qsbr', 'mb', 'bp'],
+     ['-DTEST_HAVE_POLL']),
 ]
 
 MAIN = r'''
@@ -246,9 +272,14 @@ def main():
         own = [top] + [h for h in present if FLAVOUR_OF.get(h) == fl and h != top]
         if fl == 'mb':
             own = [h for h in own if h not in ('urcu/urcu.h',)]
+        others = [h for h in present if h in FLAVOUR_OF and h not in own]
+        remap = [f'urcu/map/urcu-{fl}.h']
         tag = fl + ('-lgpl' if '-D_LGPL_SOURCE' in defs else '')
         src = work / f'prog-{tag}.c'
         src.write_text(''.join(f'#include <{h}>\n' for h in own + common)
+                       + ''.join(f'#include <urcu/map/clear.h>\n#include <{h}>\n' for h in others)
+                       + '#include <urcu/map/clear.h>\n' + CLEARED_CHECK
+                       + ''.join(f'#include <{h}>\n' for h in remap)
                        + f'#define FLAVOUR_NAME "{tag}"\n' + MAIN)
         exe, dep = work / f'prog-{tag}', work / f'prog-{tag}.d'
         r = run(cc + strict + defs + ['-MD', '-MF', dep, src, '-o', exe] + flags,
@@ -264,7 +295,7 @@ def main():
             elif ('urcu' in h.name or 'urcu' in h.parts) and \
                     not real.is_relative_to(compat) and not real.is_relative_to(source):
                 errors.append(f'{tag}: read {real}, outside the layer')
-        for h in own + common:
+        for h in own + common + others + list(ALONE & set(present)):
             if (compat / h).resolve() not in [x.resolve() for x in read]:
                 errors.append(f'{tag}: did not read the layer\'s <{h}>')
         libdirs = [f[2:] for f in flags if f.startswith('-L')]
@@ -279,31 +310,31 @@ def main():
         if r.returncode != 0:
             errors.append(f'{tag}: exited {r.returncode}')
 
-    # 6. The liburcu program that uses a bit of everything.
-    prog = source / 'tests/urcu-style/structures.c'
-    for fl, defs in (('memb', []), ('mb', ['-DRCU_MB'])):
-        pc = f'lfht-urcu-{fl}'
-        if not (build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists():
+    # 6. The liburcu programs of tests/urcu-style.
+    for tag, name, fls, defs in URCU_STYLE_PROGRAMS:
+        prog = source / 'tests/urcu-style' / name
+        pcs = [f'lfht-urcu-{fl}' for fl in fls]
+        if not all((build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists() for pc in pcs):
             continue
-        flags = run(['pkg-config', '--cflags', '--libs', pc], env=env).stdout.split()
-        exe, dep = work / f'structures-{fl}', work / f'structures-{fl}.d'
+        flags = run(['pkg-config', '--cflags', '--libs'] + pcs, env=env).stdout.split()
+        exe, dep = work / tag, work / f'{tag}.d'
         r = run(cc + strict + defs + ['-MD', '-MF', dep, prog, '-o', exe] + flags + ['-pthread'],
                 env=env, check=False)
         if r.returncode != 0:
-            errors.append(f'structures.c ({fl}): does not build through the layer alone:\n'
+            errors.append(f'{name} ({tag}): does not build through the layer alone:\n'
                           + r.stdout[-3000:])
             continue
         for h in headers_read(dep):
             if ('urcu' in h.name or 'urcu' in h.parts) and not h.resolve().is_relative_to(source):
-                errors.append(f'structures.c ({fl}): read {h.resolve()}, outside the layer')
+                errors.append(f'{name} ({tag}): read {h.resolve()}, outside the layer')
         libdirs = [f[2:] for f in flags if f.startswith('-L')]
         env_run = dict(env, LD_LIBRARY_PATH=':'.join(libdirs))
         if 'liburcu' in run(['readelf', '-d', exe]).stdout:
-            errors.append(f'structures.c ({fl}): links liburcu')
+            errors.append(f'{name} ({tag}): links liburcu')
         r = run([exe], env=env_run, check=False)
         print(r.stdout.strip())
         if r.returncode != 0:
-            errors.append(f'structures.c ({fl}): exited {r.returncode}')
+            errors.append(f'{name} ({tag}): exited {r.returncode}:\n{r.stdout[-2000:]}')
 
     # <urcu/map/clear.h> alone, after a flavour header.
     if 'urcu/map/clear.h' in present:
