@@ -13,7 +13,15 @@
  * unless URCU_NO_COMPAT_IDENTIFIERS is defined; <urcu/map/clear.h> leaves
  * those. No include guard, as liburcu's. (The four map files differ only
  * in the prefix: each is read on its own, as liburcu's.)
+ *
+ * Each first undoes any other flavour's map (<urcu/map/clear.h>), so that
+ * a unit that includes <urcu.h> and then <urcu-qsbr.h> builds without a
+ * "redefined" warning: liburcu's headers, in a system directory, have
+ * theirs silenced; the layer's, under a plain -I, would not. The names
+ * then name the last flavour mapped, as with liburcu.
  */
+
+#include <urcu/map/clear.h>
 
 #define rcu_read_lock			urcu_mb_read_lock
 #define _rcu_read_lock			_urcu_mb_read_lock
