@@ -17,10 +17,15 @@
  * acquire or release on mem happened (__tsan_acquire, __tsan_release) when
  * the translation unit is built with it, and do nothing otherwise. lfht
  * itself needs none of them: its atomics are C11 acquire and release
- * accesses, which TSan understands.
+ * accesses, which TSan understands. ThreadSanitizer is told when
+ * CMM_SANITIZE_THREAD (<urcu/compiler.h>) is defined. <stdio.h> and
+ * <stdlib.h> come too, as from liburcu's header.
  */
 #ifndef LFHT_URCU_ANNOTATE_H
 #define LFHT_URCU_ANNOTATE_H
+
+#include <stdio.h>
+#include <stdlib.h>
 
 #include <urcu/compiler.h>
 
@@ -41,16 +46,7 @@ typedef enum cmm_annotate cmm_annotate_t;
 #define cmm_annotate_group_mem_acquire(group, mem)	((void)(group), (void)(mem))
 #define cmm_annotate_group_mem_release(group, mem)	((void)(group), (void)(mem))
 
-/* Built with ThreadSanitizer (gcc's and clang's spellings). */
-#if defined(__SANITIZE_THREAD__)
-#define LFHT_URCU_TSAN_ 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define LFHT_URCU_TSAN_ 1
-#endif
-#endif
-
-#ifdef LFHT_URCU_TSAN_
+#ifdef CMM_SANITIZE_THREAD
 #ifdef __cplusplus
 extern "C" {
 #endif

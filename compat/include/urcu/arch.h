@@ -3,11 +3,12 @@
  * urcu/arch.h (lfht's liburcu compatibility layer) - liburcu's memory
  * barriers and CPU helpers: cmm_mb, cmm_rmb, cmm_wmb, their cmm_smp_*
  * twins, cmm_mc/cmm_rmc/cmm_wmc (and cmm_smp_*), cmm_read_barrier_depends,
- * caa_cpu_relax, CAA_CACHE_LINE_SIZE, URCU_ARCH_*, the cycle counter
- * (caa_cycles_t, caa_get_cycles(), HAS_CAA_GET_CYCLES), __NR_membarrier
- * where the system headers lack it; and <urcu/system.h>'s CMM_LOAD_SHARED
- * and CMM_STORE_SHARED and <urcu/syscall-compat.h>, which liburcu programs
- * get from here too.
+ * CONFIG_HAVE_MEM_COHERENCY, caa_cpu_relax, CAA_CACHE_LINE_SIZE, URCU_ARCH_*,
+ * the cycle counter (caa_cycles_t, caa_get_cycles(), HAS_CAA_GET_CYCLES,
+ * and rdtscll() on x86), __NR_membarrier where the system headers lack it;
+ * and <urcu/system.h>'s CMM_LOAD_SHARED and CMM_STORE_SHARED,
+ * <urcu/compiler.h>, <urcu/config.h>, <urcu/syscall-compat.h> and
+ * <stdint.h>, which liburcu programs get from here too.
  *
  * Differs from liburcu: the barriers are C11 fences (__atomic builtins), so
  * they order atomic accesses in the C11 model as well as the hardware's:
@@ -72,7 +73,9 @@
 #define cmm_smp_wmb()		cmm_wmb()
 
 /* Cache flushes: the supported targets have coherent caches, so these are
- * compiler barriers, as in liburcu on such targets. */
+ * compiler barriers, as in liburcu on such targets (which say so with
+ * CONFIG_HAVE_MEM_COHERENCY). */
+#define CONFIG_HAVE_MEM_COHERENCY	1
 #define cmm_mc()		cmm_barrier()
 #define cmm_rmc()		cmm_barrier()
 #define cmm_wmc()		cmm_barrier()
@@ -117,6 +120,9 @@ static inline caa_cycles_t caa_get_cycles(void)
 {
 	return (caa_cycles_t)__builtin_ia32_rdtsc();
 }
+
+/* Stores the time-stamp counter in val (liburcu's x86 name). */
+#define rdtscll(val)	((void)((val) = (unsigned long long)__builtin_ia32_rdtsc()))
 #elif defined(__aarch64__)
 static inline caa_cycles_t caa_get_cycles(void)
 {

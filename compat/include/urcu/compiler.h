@@ -4,12 +4,15 @@
  * helpers: caa_likely, caa_unlikely, cmm_barrier, CMM_ACCESS_ONCE,
  * caa_container_of, caa_container_of_check_null, caa_max, caa_min, CAA_BITS_PER_LONG, CAA_ARRAY_SIZE,
  * CAA_BUILD_BUG_ON, URCU_FORCE_CAST, caa_is_signed_type,
- * caa_cast_long_keep_sign, CDS_DEPRECATED, __rcu.
+ * caa_cast_long_keep_sign, CDS_DEPRECATED, __rcu, CMM_SANITIZE_THREAD (defined
+ * when the unit is built with ThreadSanitizer, unless the program defined
+ * it); and <urcu/config.h>, which liburcu 0.15's header includes.
  *
  * Differs from liburcu: caa_container_of is lfht's (<rcu/flavour.h>), which
  * does not check the pointer's type. CMM_ACCESS_ONCE is a volatile lvalue, as
  * in liburcu (it may be assigned to); prefer CMM_LOAD_SHARED and
  * CMM_STORE_SHARED (<urcu/system.h>), which are atomic accesses here.
+ * CMM_SANITIZE_THREAD is defined as 1 (liburcu: empty), so #if tests it too.
  */
 #ifndef LFHT_URCU_COMPILER_H
 #define LFHT_URCU_COMPILER_H
@@ -17,6 +20,7 @@
 #include <stddef.h>
 
 #include <rcu/flavour.h>	/* caa_container_of */
+#include <urcu/config.h>
 
 #define caa_likely(x)		__builtin_expect(!!(x), 1)
 #define caa_unlikely(x)		__builtin_expect(!!(x), 0)
@@ -59,5 +63,17 @@
 
 /* liburcu's sparse annotation of RCU-protected pointers: nothing here. */
 #define __rcu
+
+/* Built with ThreadSanitizer (gcc's and clang's spellings); a program may
+ * define it itself for a compiler that says neither. */
+#ifndef CMM_SANITIZE_THREAD
+#if defined(__SANITIZE_THREAD__)
+#define CMM_SANITIZE_THREAD 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CMM_SANITIZE_THREAD 1
+#endif
+#endif
+#endif
 
 #endif /* LFHT_URCU_COMPILER_H */

@@ -15,5 +15,7 @@
 #define CONFIG_RCU_SMP 1
 #define CONFIG_RCU_TLS 1
 #define CONFIG_RCU_HAVE_MULTIFLAVOR 1
+/* clock_gettime() is there (Linux, as lfht). */
+#define CONFIG_RCU_HAVE_CLOCK_GETTIME 1
 
 #endif /* LFHT_URCU_CONFIG_H */

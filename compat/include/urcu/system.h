@@ -7,12 +7,14 @@
  * Differs from liburcu: relaxed __atomic loads and stores rather than
  * volatile ones (same code on the supported targets, and ThreadSanitizer
  * sees them as atomic), so the variable must be an integer or a pointer.
- * CMM_STORE_SHARED yields the value stored, as in liburcu.
+ * CMM_STORE_SHARED yields the value stored, as in liburcu. <urcu/compiler.h>
+ * and <urcu/arch.h> come too, as from liburcu's header.
  */
 #ifndef LFHT_URCU_SYSTEM_H
 #define LFHT_URCU_SYSTEM_H
 
 #include <urcu/compiler.h>
+#include <urcu/arch.h>
 
 /* Relaxed: liburcu documents no ordering for these; callers order them with
  * cmm_smp_* fences or rcu_dereference/rcu_assign_pointer. */

@@ -5,6 +5,8 @@
  * DEFINE_URCU_TLS(type, name), DEFINE_URCU_TLS_INIT(type, name, init) and
  * URCU_TLS(name). Write `extern DECLARE_URCU_TLS(int, x);` in a header,
  * `DEFINE_URCU_TLS(int, x);` in one file, and use URCU_TLS(x) as an lvalue.
+ * <stdlib.h>, <pthread.h>, <urcu/config.h>, <urcu/compiler.h> and
+ * <urcu/arch.h> come too, as from liburcu's header.
  *
  * Differs from liburcu: always compiler TLS (thread_local in C++11,
  * _Thread_local in C11, __thread otherwise); no pthread-key fallback.
@@ -12,7 +14,12 @@
 #ifndef LFHT_URCU_TLS_COMPAT_H
 #define LFHT_URCU_TLS_COMPAT_H
 
+#include <pthread.h>
+#include <stdlib.h>
+
 #include <urcu/config.h>
+#include <urcu/compiler.h>
+#include <urcu/arch.h>
 
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define URCU_TLS_STORAGE_CLASS	thread_local

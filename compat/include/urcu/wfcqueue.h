@@ -5,7 +5,9 @@
  * liburcu 0.15's names, types and semantics (both head kinds through
  * cds_wfcq_head_ptr_t, the C++ overloads, blocking and nonblocking forms).
  * With _LGPL_SOURCE, liburcu's inline names (_cds_wfcq_*, ___cds_wfcq_*)
- * come too, from <urcu/static/wfcqueue.h>.
+ * come too, from <urcu/static/wfcqueue.h>. <pthread.h>, <assert.h>,
+ * <stdbool.h>, <urcu/compiler.h> and <urcu/arch.h> come too, as from
+ * liburcu's header.
  *
  * Differs from liburcu: nothing is exported (static inlines); the
  * blocking waits sleep 1 ms at a time after a short spin (liburcu: 10 ms
@@ -15,6 +17,7 @@
 #ifndef LFHT_URCU_WFCQUEUE_H
 #define LFHT_URCU_WFCQUEUE_H
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdbool.h>
 

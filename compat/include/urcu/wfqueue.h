@@ -6,6 +6,8 @@
  * and tail; enqueue is wait-free, cds_wfq_dequeue_blocking() takes the
  * mutex, __cds_wfq_dequeue_blocking() leaves exclusion to the caller. New
  * code uses <urcu/wfcqueue.h>. Calls warn as deprecated, as in liburcu.
+ * <pthread.h>, <assert.h> and <urcu/compiler.h> come too, as from
+ * liburcu's header.
  *
  * Differs from liburcu: the node and queue wrap wfcqueue's (members `node`,
  * `head`, `tail`; liburcu's `dummy` and `lock` are not there); nothing is
@@ -14,6 +16,7 @@
 #ifndef LFHT_URCU_WFQUEUE_H
 #define LFHT_URCU_WFQUEUE_H
 
+#include <assert.h>
 #include <pthread.h>
 
 #include <urcu/compiler.h>

@@ -5,7 +5,8 @@
  * 0.15's names, types and semantics (both stack kinds through
  * cds_wfs_stack_ptr_t, the C++ overloads, CDS_WFS_END). With _LGPL_SOURCE,
  * liburcu's inline names (_cds_wfs_*, ___cds_wfs_*) come too, from
- * <urcu/static/wfstack.h>.
+ * <urcu/static/wfstack.h>. <pthread.h>, <assert.h>, <stdbool.h> and
+ * <urcu/compiler.h> come too, as from liburcu's header.
  *
  * Differs from liburcu: nothing is exported (static inlines); the
  * blocking waits sleep 1 ms at a time after a short spin; the next and
@@ -14,6 +15,7 @@
 #ifndef LFHT_URCU_WFSTACK_H
 #define LFHT_URCU_WFSTACK_H
 
+#include <assert.h>
 #include <pthread.h>
 #include <stdbool.h>
 

@@ -3,11 +3,20 @@
  * urcu/static/wfcqueue.h (lfht's liburcu compatibility layer) - liburcu's
  * inline names for the wait-free concurrent queue, for programs built
  * with _LGPL_SOURCE that call them directly: each is the public name of
- * <rcuds/wfcqueue.h>, which is inline already.
+ * <rcuds/wfcqueue.h>, which is inline already. <pthread.h>, <assert.h>,
+ * <poll.h>, <stdbool.h>, <urcu/compiler.h> and <urcu/uatomic.h> come too,
+ * as from liburcu's header.
  */
 #ifndef LFHT_URCU_STATIC_WFCQUEUE_H
 #define LFHT_URCU_STATIC_WFCQUEUE_H
 
+#include <assert.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#include <urcu/compiler.h>
+#include <urcu/uatomic.h>
 #include <urcu/wfcqueue.h>
 
 #define _cds_wfcq_node_init			cds_wfcq_node_init

@@ -2,11 +2,18 @@
 /*
  * urcu/static/wfqueue.h (lfht's liburcu compatibility layer) - liburcu's
  * inline names for the deprecated wait-free queue: each is the public name
- * of <urcu/wfqueue.h>.
+ * of <urcu/wfqueue.h>. <pthread.h>, <assert.h>, <poll.h>, <urcu/compiler.h>
+ * and <urcu/uatomic.h> come too, as from liburcu's header.
  */
 #ifndef LFHT_URCU_STATIC_WFQUEUE_H
 #define LFHT_URCU_STATIC_WFQUEUE_H
 
+#include <assert.h>
+#include <poll.h>
+#include <pthread.h>
+
+#include <urcu/compiler.h>
+#include <urcu/uatomic.h>
 #include <urcu/wfqueue.h>
 
 #define _cds_wfq_node_init		cds_wfq_node_init

@@ -3,11 +3,19 @@
  * urcu/static/wfstack.h (lfht's liburcu compatibility layer) - liburcu's
  * inline names for the wait-free stack (_LGPL_SOURCE programs that call
  * them directly): each is the public, already inline, name of
- * <rcuds/wfstack.h>.
+ * <rcuds/wfstack.h>. <pthread.h>, <assert.h>, <poll.h>, <stdbool.h>,
+ * <urcu/compiler.h> and <urcu/uatomic.h> come too, as from liburcu's header.
  */
 #ifndef LFHT_URCU_STATIC_WFSTACK_H
 #define LFHT_URCU_STATIC_WFSTACK_H
 
+#include <assert.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+
+#include <urcu/compiler.h>
+#include <urcu/uatomic.h>
 #include <urcu/wfstack.h>
 
 #define _cds_wfs_node_init			cds_wfs_node_init
