@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include <rcu/flavour.h>	/* struct rcu_head */
+#include <urcu/wfcqueue.h>	/* as liburcu's, whose rcu_head holds a node */
 
 struct call_rcu_data;
 

@@ -34,6 +34,32 @@
 		__atomic_store_n((pp), lfht_urcu_set_v_, __ATOMIC_RELEASE); \
 	} while (0)
 
+/*
+ * The out-of-line forms liburcu's library exports (its macros call them
+ * without _LGPL_SOURCE), as inlines over the operations above: each takes
+ * and returns void pointers; rcu_set_pointer_sym() returns v.
+ */
+static inline void *rcu_dereference_sym(void *p)
+{
+	return rcu_dereference(p);
+}
+
+static inline void *rcu_set_pointer_sym(void **p, void *v)
+{
+	rcu_set_pointer(p, v);
+	return v;
+}
+
+static inline void *rcu_xchg_pointer_sym(void **p, void *v)
+{
+	return rcu_xchg_pointer(p, v);
+}
+
+static inline void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *new_)
+{
+	return rcu_cmpxchg_pointer(p, old, new_);
+}
+
 /* The _LGPL_SOURCE names: the operations above (the inline forms are the
  * only ones here). */
 #define _rcu_dereference(p)			rcu_dereference(p)

@@ -27,6 +27,11 @@
 #ifndef LFHT_URCU_URCU_BP_H
 #define LFHT_URCU_URCU_BP_H
 
+/* With _LGPL_SOURCE, what liburcu's inline read side brings in too. */
+#ifdef _LGPL_SOURCE
+#include <urcu/static/urcu-bp.h>
+#endif
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -59,6 +64,10 @@ static inline void _urcu_bp_thread_online(void) { urcu_bp_thread_online(); }
 #define urcu_bp_cmpxchg_pointer		rcu_cmpxchg_pointer
 #define urcu_bp_xchg_pointer		rcu_xchg_pointer
 #define urcu_bp_set_pointer		rcu_set_pointer
+#define urcu_bp_dereference_sym		rcu_dereference_sym
+#define urcu_bp_cmpxchg_pointer_sym	rcu_cmpxchg_pointer_sym
+#define urcu_bp_xchg_pointer_sym	rcu_xchg_pointer_sym
+#define urcu_bp_set_pointer_sym		rcu_set_pointer_sym
 
 #ifdef __cplusplus
 }

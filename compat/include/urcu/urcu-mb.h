@@ -28,6 +28,11 @@
 #ifndef LFHT_URCU_URCU_MB_H
 #define LFHT_URCU_URCU_MB_H
 
+/* With _LGPL_SOURCE, what liburcu's inline read side brings in too. */
+#ifdef _LGPL_SOURCE
+#include <urcu/static/urcu-mb.h>
+#endif
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>

@@ -27,6 +27,11 @@
 #ifndef LFHT_URCU_URCU_MEMB_H
 #define LFHT_URCU_URCU_MEMB_H
 
+/* With _LGPL_SOURCE, what liburcu's inline read side brings in too. */
+#ifdef _LGPL_SOURCE
+#include <urcu/static/urcu-memb.h>
+#endif
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>

@@ -80,6 +80,7 @@
 #define _rcu_read_ongoing_qsbr		_urcu_qsbr_read_ongoing
 #define rcu_register_thread_qsbr	urcu_qsbr_register_thread
 #define rcu_unregister_thread_qsbr	urcu_qsbr_unregister_thread
+#define rcu_init_qsbr			urcu_qsbr_init
 #define rcu_exit_qsbr			urcu_qsbr_exit
 #define synchronize_rcu_qsbr		urcu_qsbr_synchronize_rcu
 #define rcu_reader_qsbr			urcu_qsbr_reader

@@ -9,8 +9,15 @@
 #ifndef LFHT_URCU_URCU_STATIC_URCU_COMMON_H
 #define LFHT_URCU_URCU_STATIC_URCU_COMMON_H
 
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <urcu/arch.h>
+#include <urcu/config.h>
 #include <urcu/compiler.h>
+#include <urcu/debug.h>
 #include <urcu/futex.h>
 #include <urcu/list.h>
 #include <urcu/system.h>

@@ -7,6 +7,7 @@
 #ifndef LFHT_URCU_URCU_STATIC_URCU_MB_H
 #define LFHT_URCU_URCU_STATIC_URCU_MB_H
 
+#include <urcu/static/urcu-common.h>
 #include <urcu/urcu-mb.h>
 
 #endif /* LFHT_URCU_URCU_STATIC_URCU_MB_H */

@@ -7,6 +7,7 @@
 #ifndef LFHT_URCU_URCU_STATIC_URCU_MEMB_H
 #define LFHT_URCU_URCU_STATIC_URCU_MEMB_H
 
+#include <urcu/static/urcu-common.h>
 #include <urcu/urcu-memb.h>
 
 #endif /* LFHT_URCU_URCU_STATIC_URCU_MEMB_H */

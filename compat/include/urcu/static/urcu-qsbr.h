@@ -7,6 +7,8 @@
 #ifndef LFHT_URCU_URCU_STATIC_URCU_QSBR_H
 #define LFHT_URCU_URCU_STATIC_URCU_QSBR_H
 
+#include <urcu/static/urcu-common.h>
+#include <limits.h>
 #include <urcu/urcu-qsbr.h>
 
 #endif /* LFHT_URCU_URCU_STATIC_URCU_QSBR_H */
