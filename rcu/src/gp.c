@@ -73,6 +73,21 @@
  *     covered also sees every reader that held it up gone, as
  *     synchronize_rcu()'s own caller does.
  *
+ *  8. Polled grace periods (retire.c), without the grace-period lock or the
+ *     registry lock. gp_poll_advance() reads the newest ticket (acquire,
+ *     as note 6, so every covered caller's unlinks happen before) and then
+ *     increments the counter (seq_cst, as note 2); the caller then fences
+ *     every reader (as note 3) and gp_poll_target() scans the registered
+ *     readers through registry_poll_clear() (registry.c: acquire loads of
+ *     each slot, as note 4, with no lock; a reader registering or
+ *     unregistering meanwhile is either seen or could not have seen what
+ *     was unlinked). If none holds up the target, every covered ticket is
+ *     done: gp_completed_raise() publishes it (release, note 7), and
+ *     synchronize_rcu() (acquire) skips what a poll already ended. Several
+ *     increments may come between a poll's own and its scan; each is
+ *     followed by its own fence, and a reader that holds up the poll's
+ *     target holds up every later one too, so the scan stays sound.
+ *
  * Relies on: registry.c (the lock, the sweep of the list onto a private
  * "done" list and back: gp.c never links a reader itself), gpstate.c
  * (self_gp), qsbr.c/memb.c (fence and wait hooks), futex.h.
@@ -96,7 +111,7 @@
 
 /*
  * One grace period at a time; gp_completed is written under it. A futex
- * lock, not a pthread mutex: fork() does not take it (see gp_fork_prepare),
+ * lock, not a pthread mutex: fork() does not take it (see gp_fork_child),
  * so the child must be able to reset it from any state, which POSIX does not
  * allow for a mutex. 0 free, 1 held, 2 held with sleepers.
  */
@@ -104,9 +119,8 @@ static _Atomic int32_t gp_lock_word;
 /* The newest ticket covered by an ended grace period; written under the
  * grace-period lock, read without it by gp_ticket_done() (note 7). */
 static _Atomic uint64_t gp_completed;
-/* Requests; gp_requested is under it. Held only for a few instructions. */
-static pthread_mutex_t gp_req_mutex = PTHREAD_MUTEX_INITIALIZER;
-static uint64_t gp_requested;
+/* The newest ticket handed out (gp_ticket_take()); only grows. */
+static _Atomic uint64_t gp_requested;
 
 /*
  * Called and returns with registry_lock() held; drops it to sleep. The
@@ -197,12 +211,27 @@ static void gp_unlock(void)
 
 uint64_t gp_ticket_take(void)
 {
-	uint64_t ticket;
+	/* Release: the caller's unlinks before its ticket; pairs with the
+	 * acquire loads of gp_requested in gp_synchronize() and
+	 * gp_poll_advance(): every increment is a read-modify-write, so a
+	 * load of a later value synchronizes with this one too (a release
+	 * sequence; note 6). */
+	return rcu_atomic_add(&gp_requested, 1, memory_order_release) + 1;
+}
 
-	pthread_mutex_lock(&gp_req_mutex);
-	ticket = ++gp_requested;
-	pthread_mutex_unlock(&gp_req_mutex);
-	return ticket;
+/* gp_completed = max(gp_completed, covered): grace periods and polls end
+ * in any order. */
+static void gp_completed_raise(uint64_t covered)
+{
+	/* Relaxed: only the first guess; the CAS checks it. */
+	uint64_t seen = rcu_atomic_load(&gp_completed, memory_order_relaxed);
+
+	/* Release: after the scan's acquire loads; pairs with the acquire in
+	 * gp_ticket_done() (note 7). Relaxed on failure: seen is retried. */
+	while (seen < covered &&
+	       !rcu_atomic_cas(&gp_completed, &seen, covered, memory_order_release,
+			       memory_order_relaxed))
+		;
 }
 
 bool gp_ticket_done(uint64_t ticket)
@@ -217,17 +246,35 @@ void gp_synchronize(void)
 	uint64_t ticket = gp_ticket_take(), covered;
 
 	gp_lock();
-	/* Relaxed: written only under the grace-period lock, which we hold. */
-	if (rcu_atomic_load(&gp_completed, memory_order_relaxed) < ticket) {
-		pthread_mutex_lock(&gp_req_mutex);
-		covered = gp_requested;
-		pthread_mutex_unlock(&gp_req_mutex);
+	/* Acquire: pairs with the release in gp_completed_raise() of a poll
+	 * that ended a grace period without the lock (note 8). */
+	if (rcu_atomic_load(&gp_completed, memory_order_acquire) < ticket) {
+		/* Acquire: pairs with the release of every gp_ticket_take()
+		 * up to covered (note 6). */
+		covered = rcu_atomic_load(&gp_requested, memory_order_acquire);
 		gp_run();
-		/* Release: after the scan's acquire loads; pairs with the
-		 * acquire in gp_ticket_done() (note 7). */
-		rcu_atomic_store(&gp_completed, covered, memory_order_release);
+		gp_completed_raise(covered);
 	}
 	gp_unlock();
+}
+
+uint64_t gp_poll_advance(uint64_t *covered)
+{
+	/* Acquire: pairs with the release of every gp_ticket_take() up to
+	 * covered (note 8). */
+	*covered = rcu_atomic_load(&gp_requested, memory_order_acquire);
+	/* Seq_cst: its release half pairs with the acquire loads of the
+	 * counter in the read side, as in gp_run() (notes 2 and 8). */
+	return rcu_atomic_add(&self_gp.ctr, RCU_GP_STEP_, memory_order_seq_cst) +
+	       RCU_GP_STEP_;
+}
+
+bool gp_poll_target(uint64_t target, uint64_t covered)
+{
+	if (!registry_poll_clear(target))
+		return false;
+	gp_completed_raise(covered);
+	return true;
 }
 
 void gp_synchronize_rcu(void)
@@ -242,25 +289,13 @@ void gp_synchronize_rcu(void)
 }
 
 /*
- * fork: gp_req_mutex is only held briefly, so prepare takes it and the
- * child (the same thread, as POSIX defines it) unlocks it. The grace-period
- * lock may be held for long by a grace period waiting on the forking thread
- * itself, so it is not taken; the child, where that grace period's thread
- * does not exist, resets it.
+ * fork: the grace-period lock may be held for long by a grace period
+ * waiting on the forking thread itself, so it is not taken; the child,
+ * where that grace period's thread does not exist, resets it. The tickets
+ * are atomics, copied as they were.
  */
-void gp_fork_prepare(void)
-{
-	pthread_mutex_lock(&gp_req_mutex);
-}
-
-void gp_fork_parent(void)
-{
-	pthread_mutex_unlock(&gp_req_mutex);
-}
-
 void gp_fork_child(void)
 {
-	pthread_mutex_unlock(&gp_req_mutex);
 	/* The only thread: no concurrent access. */
 	rcu_atomic_store(&gp_lock_word, 0, memory_order_relaxed);
 	rcu_atomic_store(&self_gp.futex, 0, memory_order_relaxed);

@@ -29,6 +29,8 @@
  *               policy around registry.c's membership)
  *   call_rcu.c  call_rcu queue, its worker thread, rcu_barrier
  *   poll.c      polling grace periods
+ *   retire.c    rcu_retire(): callbacks on the retiring thread, after
+ *               grace periods its own polls find
  *   lifecycle.c the library's start-up (its one constructor), fork
  *               handlers, thread-exit hook, the exported entry points and
  *               the flavour object
@@ -120,6 +122,7 @@ static inline bool reader_holds_up(uint64_t c, uint64_t target)
 #define registry_remove		RCU_SYM_(registry_remove_)
 #define registry_push		RCU_SYM_(registry_push_)
 #define registry_sweep		RCU_SYM_(registry_sweep_)
+#define registry_poll_clear	RCU_SYM_(registry_poll_clear_)
 #define registry_restore	RCU_SYM_(registry_restore_)
 #define registry_has_other	RCU_SYM_(registry_has_other_)
 #define registry_count		RCU_SYM_(registry_count_internal_)
@@ -146,6 +149,11 @@ void registry_push(struct rcu_reader_ *r);
  * target (reader_holds_up()) to done, a grace period's private list;
  * returns whether none is left on the registry. */
 bool registry_sweep(struct rcu_reader_ *done, uint64_t target);
+/* Without the lock: whether no registered reader holds up target, as far
+ * as a scan of the slot table proves (false also when it cannot tell:
+ * a reader leaving, unslotted or pushed). The caller fenced every reader
+ * after the counter reached target (gp.c note 8). */
+bool registry_poll_clear(uint64_t target);
 /* Under the lock: moves every reader of done back onto the registry. */
 void registry_restore(struct rcu_reader_ *done);
 /* Whether a reader other than the caller is registered; under the lock. */
@@ -218,8 +226,8 @@ void bp_join(struct rcu_reader_ *r);
 #define gp_synchronize_rcu	RCU_SYM_(gp_synchronize_rcu_)
 #define gp_ticket_take		RCU_SYM_(gp_ticket_take_)
 #define gp_ticket_done		RCU_SYM_(gp_ticket_done_)
-#define gp_fork_prepare		RCU_SYM_(gp_fork_prepare_)
-#define gp_fork_parent		RCU_SYM_(gp_fork_parent_)
+#define gp_poll_advance		RCU_SYM_(gp_poll_advance_)
+#define gp_poll_target		RCU_SYM_(gp_poll_target_)
 #define gp_fork_child		RCU_SYM_(gp_fork_child_)
 /* One grace period (possibly shared with concurrent callers). The caller
  * must not hold up grace periods itself (offline / outside a section). */
@@ -232,8 +240,16 @@ void gp_synchronize_rcu(void);
 uint64_t gp_ticket_take(void);
 /* Whether a grace period that covers ticket has ended. */
 bool gp_ticket_done(uint64_t ticket);
-void gp_fork_prepare(void);
-void gp_fork_parent(void);
+/*
+ * A polled grace period, without locks (gp.c note 8): gp_poll_advance()
+ * sets *covered to the newest ticket and returns the target of a counter
+ * increment made after reading it; once the caller has fenced every
+ * reader (flavour_fence_all_readers()) after the counter reached target,
+ * gp_poll_target() scans the readers without a lock and, when none holds
+ * up target, marks every ticket up to covered done and returns true.
+ */
+uint64_t gp_poll_advance(uint64_t *covered);
+bool gp_poll_target(uint64_t target, uint64_t covered);
 void gp_fork_child(void);
 
 /* thread.c */
@@ -272,5 +288,16 @@ bool poll_done(struct rcu_poll_cookie cookie);
 void poll_fork_prepare(void);
 void poll_fork_parent(void);
 void poll_fork_child(void);
+
+/* retire.c */
+#define retire_queue		RCU_SYM_(retire_queue_)
+#define retire_barrier		RCU_SYM_(retire_barrier_)
+#define retire_thread_exit	RCU_SYM_(retire_thread_exit_)
+/* rcu_retire() and rcu_retire_barrier(). */
+void retire_queue(struct rcu_head *head, void (*func)(struct rcu_head *head));
+void retire_barrier(void);
+/* Before the calling thread unregisters or exits: its pending callbacks
+ * go to the call_rcu worker. */
+void retire_thread_exit(void);
 
 #endif /* RCU_SRC_INTERNAL_H */

@@ -42,6 +42,7 @@
 static void lifecycle_thread_exit(void *arg)
 {
 	(void)arg;
+	retire_thread_exit();
 	thread_unregister();
 }
 
@@ -49,14 +50,12 @@ static void lifecycle_fork_prepare(void)
 {
 	poll_fork_prepare();
 	call_rcu_fork_prepare();
-	gp_fork_prepare();
 	registry_fork_prepare();
 }
 
 static void lifecycle_fork_parent(void)
 {
 	registry_fork_parent();
-	gp_fork_parent();
 	call_rcu_fork_parent();
 	poll_fork_parent();
 }
@@ -86,6 +85,8 @@ void RCU_SYM_(register_thread)(void)
 
 void RCU_SYM_(unregister_thread)(void)
 {
+	if (self_reader.registered)
+		retire_thread_exit();
 	thread_unregister();
 }
 
@@ -118,6 +119,16 @@ void RCU_SYM_(call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *hea
 void RCU_SYM_(barrier)(void)
 {
 	call_rcu_barrier();
+}
+
+void RCU_SYM_(retire)(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	retire_queue(head, func);
+}
+
+void RCU_SYM_(retire_barrier)(void)
+{
+	retire_barrier();
 }
 
 struct rcu_poll_cookie RCU_SYM_(poll_start)(void)

@@ -38,6 +38,31 @@
  * need not wait for it. Flavours that never push (FLAVOUR_JOINS_IMPLICITLY
  * 0) skip the exchange, so their lock costs what a mutex costs.
  *
+ * The slot table (polled grace periods, gp.c note 8): each registered
+ * reader also has a slot, registry_slots[r->poll_slot - 1], claimed and
+ * cleared under the lock, which registry_poll_clear() reads with no lock.
+ * A reader the table has no room for (more than REGISTRY_SLOTS) counts in
+ * registry_unslotted, and while any is, polls prove nothing (the
+ * callers fall back to locked grace periods). A pushed reader (bp) is not
+ * in the table until a lock holder absorbs it, and while any is pushed,
+ * polls prove nothing either. Ordering:
+ * - A reader a poll misses was published after the poll's load of its slot
+ *   (seq_cst store, then a seq_cst fence, before the thread reads the
+ *   counter); the poll's counter increment comes before that load, so the
+ *   reader's first snapshot is the new counter or a later one and does not
+ *   hold the target up. (bp's push: its seq_cst CAS and the poll's seq_cst
+ *   load of registry_pushed, with the membarrier between increment and
+ *   load, give the same.)
+ * - A reader leaving must not have its TLS freed while a poll reads it:
+ *   registry_remove() raises registry_poll_pending (seq_cst), clears the
+ *   slot, and waits until registry_poll_active is 0; a poll adds itself to
+ *   registry_poll_active (seq_cst) and then backs out if it sees the flag.
+ *   Of the poll's add and the remover's load of the count, the seq_cst
+ *   order puts one first: if the add, the remover waits for the poll's
+ *   release decrement (acquire); if the load, the poll sees the flag (or
+ *   the slot already cleared) and never reads the reader. The remover
+ *   waits only for polls already running, which scan a bounded table.
+ *
  * The exit key: a thread that exits still registered would leave its
  * (freed) TLS on a list; the key's value is non-NULL exactly while the
  * thread is registered, and its destructor (lifecycle.c's, given at
@@ -62,6 +87,16 @@ static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Readers pushed since the lock was last taken (bp), linked through their
  * next. */
 static RCU_ATOMIC_(struct rcu_reader_ *) registry_pushed;
+
+/* The slot table polls read (see the top comment). Slots and
+ * registry_slots_used are written under the lock; polls load them. */
+#define REGISTRY_SLOTS 1024
+static RCU_ATOMIC_(struct rcu_reader_ *) registry_slots[REGISTRY_SLOTS];
+static RCU_ATOMIC_(uint32_t) registry_slots_used;
+static RCU_ATOMIC_(uint32_t) registry_unslotted;
+/* Polls scanning now; a remover waiting for them (under the lock). */
+static RCU_ATOMIC_(uint32_t) registry_poll_active;
+static RCU_ATOMIC_(uint32_t) registry_poll_pending;
 
 /* Circular doubly linked lists of readers, with a sentinel. */
 static inline void reader_list_init(struct rcu_reader_ *head)
@@ -105,6 +140,103 @@ static inline void reader_list_splice_tail(struct rcu_reader_ *from,
 	reader_list_init(from);
 }
 
+/* Under the lock: gives r (just put on the list) a slot, or counts it
+ * unslotted. */
+static void registry_slot_claim(struct rcu_reader_ *r)
+{
+	/* Relaxed: written only under the lock, which we hold. */
+	uint32_t used = rcu_atomic_load(&registry_slots_used, memory_order_relaxed);
+	uint32_t i;
+
+	for (i = 0; i < used; i++)
+		/* Relaxed: under the lock, as every store of a slot. */
+		if (rcu_atomic_load(&registry_slots[i], memory_order_relaxed) == NULL)
+			break;
+	if (i == REGISTRY_SLOTS) {
+		r->poll_slot = 0;
+		/* Relaxed: polls only need to see it before the reader
+		 * reads, which the fence below orders. */
+		rcu_atomic_add(&registry_unslotted, 1, memory_order_relaxed);
+	} else {
+		if (i == used)
+			/* Release: pairs with the acquire load of the bound
+			 * in registry_poll_clear(): the slot is NULL or r
+			 * when a poll reads it within the new bound. */
+			rcu_atomic_store(&registry_slots_used, used + 1,
+					 memory_order_release);
+		r->poll_slot = i + 1;
+		/* Seq_cst: pairs with the seq_cst load of the slot in
+		 * registry_poll_clear() (see the top comment). */
+		rcu_atomic_store(&registry_slots[i], r, memory_order_seq_cst);
+	}
+	/* Orders the publication before the thread's first read of the
+	 * counter; pairs with the seq_cst increment in gp_poll_advance()
+	 * and the slot loads of registry_poll_clear() (top comment). */
+	rcu_fence(memory_order_seq_cst);
+}
+
+/* Under the lock: takes r's slot away and waits until no poll can still
+ * be reading r. */
+static void registry_slot_release(struct rcu_reader_ *r)
+{
+	if (r->poll_slot == 0) {
+		/* Relaxed: under the lock; polls only test it for nonzero. */
+		rcu_atomic_sub(&registry_unslotted, 1, memory_order_relaxed);
+		return;
+	}
+	/* Seq_cst: pairs with the poll's seq_cst add to
+	 * registry_poll_active and load of this flag (top comment). */
+	rcu_atomic_store(&registry_poll_pending, 1, memory_order_seq_cst);
+	/* Relaxed: the flag keeps polls that start from now on away. */
+	rcu_atomic_store(&registry_slots[r->poll_slot - 1], NULL,
+			 memory_order_relaxed);
+	r->poll_slot = 0;
+	/* Seq_cst: a poll that added itself before is counted; acquire:
+	 * pairs with its release decrement, after its last read of r. */
+	while (rcu_atomic_load(&registry_poll_active, memory_order_seq_cst) != 0)
+		rcu_cpu_relax();
+	/* Release: pairs with the seq_cst load of the flag in
+	 * registry_poll_clear(): a poll that sees 0 sees the cleared slot. */
+	rcu_atomic_store(&registry_poll_pending, 0, memory_order_release);
+}
+
+bool registry_poll_clear(uint64_t target)
+{
+	bool clear = true;
+
+	/* Seq_cst: see the top comment (paired with registry_slot_release()). */
+	rcu_atomic_add(&registry_poll_active, 1, memory_order_seq_cst);
+	/* Seq_cst: the flag (top comment); the unslotted count and bp's
+	 * pushed stack (seq_cst: pairs with the CAS in registry_push()). */
+	if (rcu_atomic_load(&registry_poll_pending, memory_order_seq_cst) != 0 ||
+	    rcu_atomic_load(&registry_unslotted, memory_order_seq_cst) != 0 ||
+	    (FLAVOUR_JOINS_IMPLICITLY &&
+	     rcu_atomic_load(&registry_pushed, memory_order_seq_cst) != NULL))
+		clear = false;
+	/* Acquire: pairs with the release store of the bound in
+	 * registry_slot_claim(). */
+	uint32_t used = rcu_atomic_load(&registry_slots_used, memory_order_acquire);
+
+	for (uint32_t i = 0; clear && i < used; i++) {
+		/* Seq_cst: pairs with the seq_cst store in
+		 * registry_slot_claim() (top comment). */
+		struct rcu_reader_ *r = rcu_atomic_load(&registry_slots[i],
+							memory_order_seq_cst);
+
+		/* Acquire: pairs with the release stores of the slot in
+		 * read_unlock, quiescent_state and thread_offline (gp.c
+		 * note 4). */
+		if (r != NULL &&
+		    reader_holds_up(rcu_atomic_load(&r->ctr, memory_order_acquire),
+				    target))
+			clear = false;
+	}
+	/* Release: our reads of the readers are done before a remover that
+	 * sees the count drop frees one; pairs with its acquire load. */
+	rcu_atomic_sub(&registry_poll_active, 1, memory_order_release);
+	return clear;
+}
+
 void registry_push(struct rcu_reader_ *r)
 {
 	/* Relaxed: only the first guess; the CAS checks it. */
@@ -113,13 +245,15 @@ void registry_push(struct rcu_reader_ *r)
 
 	do {
 		r->next = head;
+		/* (Seq_cst below also pairs with the seq_cst load of
+		 * registry_pushed in registry_poll_clear().) */
 		/* Release: publishes r->next; pairs with the acquire half of
 		 * the exchange in registry_absorb_pushed(). Acquire: pairs with
 		 * the release half of that exchange; a grace period that missed
 		 * us made its caller's unlinks visible to our sections (see
 		 * the top comment). Relaxed on failure: head is retried. */
 	} while (!rcu_atomic_cas_weak(&registry_pushed, &head, r,
-				      memory_order_acq_rel,
+				      memory_order_seq_cst,
 				      memory_order_relaxed));
 	/* A plain store: the caller's handlers are kept out (bp.c), and no
 	 * other thread reads it. */
@@ -138,6 +272,7 @@ static void registry_absorb_pushed(void)
 		struct rcu_reader_ *next = r->next;
 
 		reader_list_add_tail(r, &registry_readers);
+		registry_slot_claim(r);
 		r = next;
 	}
 }
@@ -158,6 +293,7 @@ void registry_add(struct rcu_reader_ *r)
 {
 	registry_lock();
 	reader_list_add_tail(r, &registry_readers);
+	registry_slot_claim(r);
 	r->registered = true;
 	registry_unlock();
 }
@@ -166,6 +302,7 @@ void registry_remove(struct rcu_reader_ *r)
 {
 	registry_lock();
 	reader_list_del(r);
+	registry_slot_release(r);
 	r->registered = false;
 	registry_unlock();
 }
@@ -272,8 +409,17 @@ void registry_fork_child(void)
 {
 	rcu_atomic_store(&registry_pushed, NULL, memory_order_relaxed);
 	reader_list_init(&registry_readers);
-	if (self_reader.registered)
+	for (uint32_t i = 0; i < REGISTRY_SLOTS; i++)
+		rcu_atomic_store(&registry_slots[i], NULL, memory_order_relaxed);
+	rcu_atomic_store(&registry_slots_used, 0, memory_order_relaxed);
+	rcu_atomic_store(&registry_unslotted, 0, memory_order_relaxed);
+	/* Polls of threads that do not exist here never end theirs. */
+	rcu_atomic_store(&registry_poll_active, 0, memory_order_relaxed);
+	rcu_atomic_store(&registry_poll_pending, 0, memory_order_relaxed);
+	if (self_reader.registered) {
 		reader_list_add_tail(&self_reader, &registry_readers);
+		registry_slot_claim(&self_reader);
+	}
 	/* Locked by this very thread in registry_fork_prepare(). */
 	registry_unlock();
 }

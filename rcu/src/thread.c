@@ -40,6 +40,12 @@ void thread_register(void)
 	if (r->registered)
 		return;
 	thread_join(r);
+	/* bp: on the registry now, not at the next grace period: a pushed
+	 * reader keeps lock-free polls from proving anything (registry.c). */
+	if (FLAVOUR_JOINS_IMPLICITLY) {
+		registry_lock();
+		registry_unlock();
+	}
 	/* QSBR: a registered thread starts online. */
 	flavour_reader_online();
 }

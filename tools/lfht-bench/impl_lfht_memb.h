@@ -4,9 +4,18 @@
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
 
+/* Removed entries are freed with rcu_retire() (on the thread that removed
+ * them), or, built with -DBENCH_LFHT_CALL_RCU, with call_rcu() (on the
+ * flavour's worker), as lfht-memb-callrcu. */
+#ifdef BENCH_LFHT_CALL_RCU
+#define BENCH_IMPL "lfht-memb-callrcu"
+#define BENCH_IMPL_HELP "lfht on its memb flavour, freeing through call_rcu (the worker)"
+#else
 #define BENCH_IMPL "lfht-memb"
+#define BENCH_IMPL_HELP "lfht on its memb flavour, freeing through rcu_retire()"
+#define BENCH_DEFER_RETIRE 1
+#endif
 #define BENCH_IMPL_KIND "lfht"
-#define BENCH_IMPL_HELP "lfht on its memb flavour"
 #define BENCH_IMPL_PAIR "urcu-memb"
 #define BENCH_IMPL_VS "ck"
 

@@ -3,7 +3,10 @@
  * The benchmark's table interface (bt_*) over the cds_lfht API. Included by
  * impl_lfht_*.h and impl_urcu_*.h after their flavour and table headers: the
  * two libraries share every name used here, so this one file drives both.
- * Entries are freed through call_rcu, as a real user would.
+ * Entries are freed through call_rcu, as a real user would, or, where the
+ * implementation header defines BENCH_DEFER_RETIRE (lfht's default
+ * implementations), through lfht's rcu_retire(): callbacks on the thread
+ * that retired them (bt_defer()).
  */
 #ifndef BENCH_TABLE_CDS_H
 #define BENCH_TABLE_CDS_H
@@ -56,6 +59,17 @@ static void bt_free_entry(struct rcu_head *head)
 {
 	free(caa_container_of(head, struct bench_entry, rcu));
 }
+
+/* A removed entry's free, after a grace period. */
+#ifdef BENCH_DEFER_RETIRE
+static inline void bt_defer(struct rcu_head *head) { rcu_retire(head, bt_free_entry); }
+/* The calling thread's retired callbacks, before it stops. */
+static inline void bt_defer_flush(void) { rcu_retire_barrier(); }
+#else
+static inline void bt_defer(struct rcu_head *head) { call_rcu(head, bt_free_entry); }
+/* Nothing per thread: the main thread's rcu_barrier() waits for all. */
+static inline void bt_defer_flush(void) { }
+#endif
 
 /*
  * auto_resize: 0 none, 1 CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING (the
@@ -198,7 +212,7 @@ static inline int bt_del(struct bench_table *bt, uint64_t key)
 	cds_lfht_lookup(bt->ht, bench_hash(key), bt_match, &key, &iter);
 	node = cds_lfht_iter_get_node(&iter);
 	if (node && cds_lfht_del(bt->ht, node) == 0) {
-		call_rcu(&caa_container_of(node, struct bench_entry, node)->rcu, bt_free_entry);
+		bt_defer(&caa_container_of(node, struct bench_entry, node)->rcu);
 		deleted = 1;
 	}
 	rcu_read_unlock();
@@ -234,7 +248,7 @@ static inline int bt_add_replace(struct bench_table *bt, uint64_t key)
 	old = cds_lfht_add_replace(bt->ht, bench_hash(key), bt_match, &key, &e->node);
 	rcu_read_unlock();
 	if (old)
-		call_rcu(&caa_container_of(old, struct bench_entry, node)->rcu, bt_free_entry);
+		bt_defer(&caa_container_of(old, struct bench_entry, node)->rcu);
 	return old != NULL;
 }
 
@@ -278,8 +292,7 @@ static inline unsigned long bt_flush_pass(struct bench_table *bt, unsigned long 
 	cds_lfht_first(bt->ht, &iter);
 	while (n < max && (node = cds_lfht_iter_get_node(&iter)) != NULL) {
 		if (cds_lfht_del(bt->ht, node) == 0) {
-			call_rcu(&caa_container_of(node, struct bench_entry, node)->rcu,
-				 bt_free_entry);
+			bt_defer(&caa_container_of(node, struct bench_entry, node)->rcu);
 			n++;
 		}
 		cds_lfht_next(bt->ht, &iter);
@@ -296,11 +309,8 @@ static inline void bt_defer_free_new(void)
 	if (!e)
 		abort();
 	e->key = 0;
-	call_rcu(&e->rcu, bt_free_entry);
+	bt_defer(&e->rcu);
 }
-
-/* Nothing per thread: the main thread's rcu_barrier() waits for all. */
-static inline void bt_defer_flush(void) { }
 
 /*
  * Resizes and returns once the table has the new size. liburcu's resize is

@@ -31,6 +31,12 @@
  *   lock and allocates nothing; see src/bp.c). Sections nest up to 65535
  *   deep. rcu_register_thread() and rcu_unregister_thread() themselves are
  *   not for handlers (the second takes the registry lock).
+ * - rcu_retire() (lfht's, not liburcu's) runs its callbacks on the calling
+ *   thread, inside its later rcu_retire() or rcu_retire_barrier() calls,
+ *   after grace periods that the thread's own polls find (no lock, no
+ *   worker, no wait); a bounded number stays pending (src/retire.c), and
+ *   a thread that unregisters or exits hands the rest to the call_rcu
+ *   worker. call_rcu() keeps liburcu's contract.
  * - The library must be loaded at start-up (linked, not dlopen()ed): the
  *   read side's thread-local state must be in static TLS, which a thread
  *   has from its creation, for a handler's first read lock to touch it.

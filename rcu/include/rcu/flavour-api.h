@@ -41,6 +41,9 @@
 	RCU_API void fl##_call_rcu(struct rcu_head *head,		\
 				   void (*func)(struct rcu_head *head));	\
 	RCU_API void fl##_barrier(void);				\
+	RCU_API void fl##_retire(struct rcu_head *head,			\
+				 void (*func)(struct rcu_head *head));	\
+	RCU_API void fl##_retire_barrier(void);				\
 	RCU_API struct rcu_poll_cookie fl##_poll_start(void);		\
 	RCU_API bool fl##_poll_done(struct rcu_poll_cookie cookie);	\
 	RCU_API unsigned long fl##_registry_count_(void);		\
@@ -72,6 +75,11 @@
 	{ fl##_call_rcu(head, func); }					\
 	static inline void rcu_barrier(void)				\
 	{ fl##_barrier(); }						\
+	static inline void rcu_retire(struct rcu_head *head,		\
+				      void (*func)(struct rcu_head *head)) \
+	{ fl##_retire(head, func); }					\
+	static inline void rcu_retire_barrier(void)			\
+	{ fl##_retire_barrier(); }					\
 	static inline struct rcu_poll_cookie rcu_poll_start(void)	\
 	{ return fl##_poll_start(); }					\
 	static inline bool rcu_poll_done(struct rcu_poll_cookie cookie)	\

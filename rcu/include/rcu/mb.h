@@ -28,9 +28,9 @@
  *   rcu_read_unlock() and rcu_read_ongoing() on a registered thread, even
  *   when it interrupts the thread inside either call (see rcu/reader.h).
  *   Sections nest up to 65535 deep.
- * - call_rcu(), rcu_barrier(), polling grace periods and fork() behave as
- *   in <rcu/memb.h>: one worker thread per flavour, and in a fork child only
- *   the forking thread is still registered.
+ * - call_rcu(), rcu_retire(), rcu_barrier(), polling grace periods and
+ *   fork() behave as in <rcu/memb.h>: one worker thread per flavour, and
+ *   in a fork child only the forking thread is still registered.
  *
  * Include one flavour header per translation unit. The short names below
  * are static inlines over exported rcu_mb_* symbols, so a program may use

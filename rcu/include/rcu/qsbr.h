@@ -45,6 +45,13 @@
  *   first use), registered and online while callbacks run, one grace period
  *   per batch. rcu_barrier() waits until every callback queued before it has
  *   run; called from a callback it prints a message and returns.
+ * - rcu_retire() (lfht's, not liburcu's) runs its callbacks on the calling
+ *   thread, inside its later rcu_retire() or rcu_retire_barrier() calls,
+ *   after grace periods that the thread's own polls find (no lock, no
+ *   worker, no wait); a bounded number stays pending (src/retire.c), and
+ *   a thread that unregisters or exits hands the rest to the call_rcu
+ *   worker. call_rcu() keeps liburcu's contract. The caller's own
+ *   retires also wait for its next quiescent state.
  * - fork(): the child may keep using RCU (pthread_atfork handlers keep the
  *   registry and locks consistent). Only the forking thread is still
  *   registered there, in the state it had; the call_rcu worker is created

@@ -57,6 +57,10 @@ struct rcu_reader_ {
 	 * src/registry.c.) */
 	struct rcu_reader_ *next;
 	struct rcu_reader_ *prev;
+	/* 1 + the reader's index in the registry's slot table, which polls
+	 * read without the lock (src/registry.c); 0: none. Under the registry
+	 * lock. */
+	uint32_t poll_slot;
 };
 
 struct rcu_gp_ {

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * retire.c - rcu_retire(): callbacks that run on the thread that retired
+ * them, after a grace period found by its own polls.
+ *
+ * Owns: each registered thread's retire state (self_retire, static TLS):
+ * the open batch, filling; up to RETIRE_SEALED sealed batches, each with
+ * the grace-period ticket taken when it was sealed, oldest first; and the
+ * thread's last polled target (the counter value of its last increment,
+ * with the newest ticket that increment covers).
+ *
+ * Invariants: only the owner thread touches its state. A sealed batch's
+ * callbacks were all retired before its ticket was taken, so a grace
+ * period that covers the ticket (gp_ticket_done()) covers them; a batch
+ * runs only then. The open batch has no ticket: it runs only after a
+ * grace period begun later (rcu_retire_barrier()'s), or goes to the
+ * call_rcu worker, whose own grace period begins after the hand-over.
+ * Pending callbacks are bounded: at most RETIRE_BATCH in the open batch
+ * and RETIRE_SEALED sealed batches; sealing when all are taken hands the
+ * oldest to the call_rcu worker (never waits: call_rcu_queue() is
+ * wait-free). Unregistering or exiting hands everything over the same way.
+ *
+ * Polls: sealing a batch takes its ticket, increments the grace-period
+ * counter once (gp_poll_advance(): its target covers every ticket taken
+ * so far, this one included), fences every reader once (QSBR and mb: a
+ * fence; memb and bp: one membarrier()), and scans the registry without a
+ * lock (gp_poll_target()) for the thread's previous target, then for the
+ * new one (gp.c note 8). A clear scan marks the covered tickets done for
+ * every thread; synchronize_rcu() and the worker's grace periods do too.
+ * Then every sealed batch whose ticket is done runs, in order. QSBR: an
+ * online caller holds up its own new target until its next quiescent
+ * state, so its batches run one seal later than memb's.
+ *
+ * No lock, no allocation, no wait in rcu_retire(); one ticket and one
+ * counter increment (shared cache lines) per RETIRE_BATCH calls.
+ *
+ * Relies on: gp.c (tickets, polled grace periods, synchronize), the
+ * flavour's fence (qsbr.c, memb.c), call_rcu.c (the hand-over and
+ * rcu_barrier()), registry.c (registered).
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+
+#include "internal.h"
+
+/*
+ * Callbacks per batch: memb and bp fence every reader with one membarrier()
+ * (an interrupt to each running CPU) per poll, so their batches are
+ * larger; QSBR and mb fence only the caller.
+ */
+#if defined(RCU_BUILD_MEMB) || defined(RCU_BUILD_BP)
+#define RETIRE_BATCH 512
+#else
+#define RETIRE_BATCH 128
+#endif
+/* Sealed batches a thread keeps before it hands the oldest over. */
+#define RETIRE_SEALED 8
+
+struct retire_batch {
+	struct rcu_head *first;
+	uint64_t ticket;
+};
+
+struct retire_state {
+	/* The open batch: first, the link to fill next, the count. */
+	struct rcu_head *open_first;
+	struct rcu_head **open_tail;
+	unsigned open_count;
+	/* Sealed batches: sealed[(sealed_head + i) % RETIRE_SEALED] for i
+	 * below sealed_count, oldest first. */
+	struct retire_batch sealed[RETIRE_SEALED];
+	unsigned sealed_head;
+	unsigned sealed_count;
+	/* The last counter increment this thread made, and the newest ticket
+	 * it covers (0, 0: none yet). */
+	uint64_t target;
+	uint64_t covered;
+	/* Callbacks of this thread are running (a callback's own
+	 * rcu_retire() only queues). */
+	bool running;
+	/* Some callback went to the call_rcu worker since the last
+	 * rcu_retire_barrier(). */
+	bool handed_over;
+};
+
+static _Thread_local struct retire_state self_retire;
+
+/* Runs the chain from first (each callback may free its head). */
+static void retire_run_chain(struct retire_state *s, struct rcu_head *first)
+{
+	s->running = true;
+	while (first != NULL) {
+		struct rcu_head *next = first->next;
+
+		first->func(first);
+		first = next;
+	}
+	s->running = false;
+}
+
+/* Gives the chain from first to the call_rcu worker. */
+static void retire_hand_over(struct retire_state *s, struct rcu_head *first)
+{
+	while (first != NULL) {
+		struct rcu_head *next = first->next;
+
+		call_rcu_queue(first, first->func);
+		first = next;
+	}
+	s->handed_over = true;
+}
+
+/* Detaches the open batch and returns its chain. */
+static struct rcu_head *retire_take_open(struct retire_state *s)
+{
+	struct rcu_head *first = s->open_first;
+
+	s->open_first = NULL;
+	s->open_tail = &s->open_first;
+	s->open_count = 0;
+	return first;
+}
+
+static struct retire_batch *retire_oldest(struct retire_state *s)
+{
+	return &s->sealed[s->sealed_head];
+}
+
+static struct rcu_head *retire_drop_oldest(struct retire_state *s)
+{
+	struct rcu_head *first = retire_oldest(s)->first;
+
+	s->sealed_head = (s->sealed_head + 1) % RETIRE_SEALED;
+	s->sealed_count--;
+	return first;
+}
+
+/* Runs, oldest first, every sealed batch whose ticket is done. */
+static void retire_run_done(struct retire_state *s)
+{
+	while (s->sealed_count > 0 && gp_ticket_done(retire_oldest(s)->ticket))
+		retire_run_chain(s, retire_drop_oldest(s));
+}
+
+/* One polled grace period (see the top comment). */
+static void retire_poll(struct retire_state *s)
+{
+	uint64_t prev_target = s->target, prev_covered = s->covered;
+
+	s->target = gp_poll_advance(&s->covered);
+	/* Every reader, after the counter reached both targets (gp.c note
+	 * 3): the scans below load their slots after it. */
+	flavour_fence_all_readers();
+	if (prev_target == 0 || !gp_poll_target(prev_target, prev_covered))
+		(void)gp_poll_target(s->target, s->covered);
+	retire_run_done(s);
+}
+
+/* Seals the open batch (RETIRE_BATCH callbacks) and polls. */
+static void retire_seal(struct retire_state *s)
+{
+	struct retire_batch *b;
+
+	if (s->sealed_count == RETIRE_SEALED) {
+		retire_run_done(s);
+		if (s->sealed_count == RETIRE_SEALED)
+			retire_hand_over(s, retire_drop_oldest(s));
+	}
+	b = &s->sealed[(s->sealed_head + s->sealed_count) % RETIRE_SEALED];
+	b->first = retire_take_open(s);
+	b->ticket = gp_ticket_take();
+	s->sealed_count++;
+	retire_poll(s);
+}
+
+void retire_queue(struct rcu_head *head, void (*func)(struct rcu_head *head))
+{
+	struct retire_state *s = &self_retire;
+
+	if (!self_reader.registered) {
+		/* bp's threads need not register: theirs go to the worker. */
+		rcu_check_(!FLAVOUR_JOINS_IMPLICITLY, "rcu_retire", "thread not registered");
+		call_rcu_queue(head, func);
+		s->handed_over = true;
+		return;
+	}
+	if (s->open_tail == NULL)
+		s->open_tail = &s->open_first;
+	head->func = func;
+	head->next = NULL;
+	*s->open_tail = head;
+	s->open_tail = &head->next;
+	if (++s->open_count < RETIRE_BATCH || s->running)
+		return;
+	retire_seal(s);
+	/* Callbacks that retired more while running may have filled the
+	 * open batch again; one more seal keeps it bounded. */
+	if (s->open_count >= RETIRE_BATCH)
+		retire_seal(s);
+}
+
+void retire_barrier(void)
+{
+	struct retire_state *s = &self_retire;
+	struct rcu_head *open;
+
+	rcu_check_outside_section_("rcu_retire_barrier");
+	rcu_check_(s->running, "rcu_retire_barrier", "called from a retired callback");
+	/* A grace period begun after every retire of this thread. */
+	gp_synchronize_rcu();
+	while (s->sealed_count > 0)
+		retire_run_chain(s, retire_drop_oldest(s));
+	open = retire_take_open(s);
+	retire_run_chain(s, open);
+	if (s->handed_over) {
+		s->handed_over = false;
+		call_rcu_barrier();
+	}
+}
+
+void retire_thread_exit(void)
+{
+	struct retire_state *s = &self_retire;
+
+	while (s->sealed_count > 0)
+		retire_hand_over(s, retire_drop_oldest(s));
+	retire_hand_over(s, retire_take_open(s));
+	s->handed_over = false;
+}

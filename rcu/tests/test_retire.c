@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rcu/tests/test_retire.c - rcu_retire(): callbacks run on the thread that
+ * retired them, inside its later rcu_retire() or rcu_retire_barrier()
+ * calls, never while a reader that began before the retire is inside its
+ * section; its own polls find the grace periods (no synchronize_rcu(), no
+ * worker); an unregistering or exiting thread's pending callbacks run on
+ * the call_rcu worker (rcu_barrier() waits for them); a fork child keeps
+ * its thread's pending callbacks.
+ */
+#define _GNU_SOURCE
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rcu_test.h"
+
+#define CALL_SECONDS 10.0
+/* Enough for several batches of every flavour (memb's are 512). */
+#define RETIRES 6000
+
+struct tracked {
+	struct rcu_head head;
+	/* The thread expected to run the callback (0: any). */
+	pthread_t owner;
+	bool check_owner;
+	/* Set once the reader the test holds has left; the callback checks
+	 * it (NULL: nothing held). */
+	_Atomic long *reader_left;
+};
+
+static _Atomic long ran;
+static _Atomic long ran_elsewhere;
+static _Atomic long ran_too_early;
+
+static long ld(_Atomic long *p)
+{
+	return rcu_atomic_load(p, memory_order_acquire);
+}
+
+static void tracked_cb(struct rcu_head *head)
+{
+	struct tracked *t = caa_container_of(head, struct tracked, head);
+
+	if (t->check_owner && !pthread_equal(t->owner, pthread_self()))
+		rcu_atomic_add(&ran_elsewhere, 1, memory_order_relaxed);
+	if (t->reader_left != NULL && !test_flag_set(t->reader_left))
+		rcu_atomic_add(&ran_too_early, 1, memory_order_relaxed);
+	free(t);
+	/* Release: pairs with the acquire loads in ld(). */
+	rcu_atomic_add(&ran, 1, memory_order_release);
+}
+
+static void counters_reset(void)
+{
+	rcu_atomic_store(&ran, 0, memory_order_relaxed);
+	rcu_atomic_store(&ran_elsewhere, 0, memory_order_relaxed);
+	rcu_atomic_store(&ran_too_early, 0, memory_order_relaxed);
+}
+
+/* Retires one tracked object from the calling thread. */
+static void retire_one(bool check_owner, _Atomic long *reader_left)
+{
+	struct tracked *t = malloc(sizeof(*t));
+
+	ck_assert_ptr_nonnull(t);
+	t->owner = pthread_self();
+	t->check_owner = check_owner;
+	t->reader_left = reader_left;
+	rcu_retire(&t->head, tracked_cb);
+}
+
+START_TEST(callbacks_run_on_the_retiring_thread_found_by_its_own_polls)
+{
+	long before_barrier;
+
+	counters_reset();
+	rcu_register_thread();
+	for (int i = 0; i < RETIRES; i++) {
+		retire_one(true, NULL);
+		/* QSBR: the thread's own slot holds its targets up until it
+		 * announces a quiescent state. */
+		if (i % 64 == 0)
+			reader_quiescent();
+	}
+	before_barrier = ld(&ran);
+	rcu_retire_barrier();
+	ck_assert_int_eq(ld(&ran), RETIRES);
+	ck_assert_int_eq(ld(&ran_elsewhere), 0);
+	/* Most ran inside rcu_retire() itself, on grace periods its polls
+	 * found: nobody else ran one. */
+	ck_assert_msg(before_barrier >= RETIRES / 2,
+		      "only %ld of %d callbacks ran before rcu_retire_barrier()",
+		      before_barrier, RETIRES);
+	rcu_unregister_thread();
+}
+END_TEST
+
+START_TEST(retire_barrier_runs_what_a_batch_does_not_fill)
+{
+	counters_reset();
+	rcu_register_thread();
+	for (int i = 0; i < 10; i++)
+		retire_one(true, NULL);
+	ck_assert_int_eq(ld(&ran), 0);
+	rcu_retire_barrier();
+	ck_assert_int_eq(ld(&ran), 10);
+	ck_assert_int_eq(ld(&ran_elsewhere), 0);
+	rcu_unregister_thread();
+}
+END_TEST
+
+struct held_reader {
+	_Atomic long inside;
+	_Atomic long release;
+	_Atomic long left;
+};
+
+static void *held_reader_run(void *p)
+{
+	struct held_reader *r = p;
+
+	rcu_register_thread();
+	rcu_read_lock();
+	/* Release: pairs with the acquire in test_flag_set(). */
+	rcu_atomic_store(&r->inside, 1, memory_order_release);
+	TEST_CHECK(test_spin_until(test_flag_set, &r->release, CALL_SECONDS),
+		   "reader never released");
+	/* Still inside: a callback may run as soon as we leave. */
+	rcu_atomic_store(&r->left, 1, memory_order_release);
+	rcu_read_unlock();
+	reader_quiescent();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+START_TEST(no_callback_runs_while_an_earlier_reader_is_inside)
+{
+	struct held_reader r = { 0 };
+	pthread_t t;
+
+	counters_reset();
+	test_failures_reset();
+	rcu_register_thread();
+	test_start(&t, held_reader_run, &r);
+	ck_assert_msg(test_wait_until(test_flag_set, &r.inside, CALL_SECONDS),
+		      "reader never entered its section");
+	/* Many batches: the oldest go to the call_rcu worker (bounded
+	 * memory), which must wait for the reader too. */
+	for (int i = 0; i < RETIRES; i++) {
+		retire_one(false, &r.left);
+		if (i % 64 == 0)
+			reader_quiescent();
+	}
+	ck_assert_int_eq(ld(&ran), 0);
+	rcu_atomic_store(&r.release, 1, memory_order_release);
+	ck_assert_joined(t);
+	rcu_retire_barrier();
+	/* The handed-over ones ran on the worker, which the barrier
+	 * waited for. */
+	ck_assert_int_eq(ld(&ran), RETIRES);
+	ck_assert_int_eq(ld(&ran_too_early), 0);
+	rcu_unregister_thread();
+	ck_assert_no_worker_failures();
+}
+END_TEST
+
+static void *retire_then_exit(void *arg)
+{
+	bool unregister = *(bool *)arg;
+
+	rcu_register_thread();
+	for (int i = 0; i < 1000; i++)
+		retire_one(false, NULL);
+	if (unregister)
+		rcu_unregister_thread();
+	/* Else exits registered: the exit hook unregisters it. */
+	return NULL;
+}
+
+static void check_leaving_thread_hands_over(bool unregister)
+{
+	pthread_t t;
+
+	counters_reset();
+	test_start(&t, retire_then_exit, &unregister);
+	ck_assert_joined(t);
+	rcu_barrier();
+	ck_assert_int_eq(ld(&ran), 1000);
+}
+
+START_TEST(unregistering_thread_hands_its_callbacks_to_the_worker)
+{
+	check_leaving_thread_hands_over(true);
+}
+END_TEST
+
+START_TEST(exiting_thread_hands_its_callbacks_to_the_worker)
+{
+	check_leaving_thread_hands_over(false);
+}
+END_TEST
+
+/* Threads that retire and read at once, until every callback ran. */
+#define CONCURRENT_THREADS 3
+
+static void *retire_and_read(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	for (int i = 0; i < RETIRES; i++) {
+		rcu_read_lock();
+		retire_one(true, NULL);
+		rcu_read_unlock();
+		reader_quiescent();
+	}
+	/* (A callback that ran on the worker counts in ran_elsewhere.) */
+	rcu_retire_barrier();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+START_TEST(concurrent_retiring_threads_each_run_their_own)
+{
+	pthread_t t[CONCURRENT_THREADS];
+
+	counters_reset();
+	for (int i = 0; i < CONCURRENT_THREADS; i++)
+		test_start(&t[i], retire_and_read, NULL);
+	for (int i = 0; i < CONCURRENT_THREADS; i++)
+		ck_assert_joined(t[i]);
+	ck_assert_int_eq(ld(&ran), (long)CONCURRENT_THREADS * RETIRES);
+	/* A reader preempted inside its section (three threads on fewer
+	 * CPUs) holds every poll up; past RETIRE_SEALED batches the oldest
+	 * go to the worker. Some still run where they were retired. */
+	ck_assert_msg(ld(&ran_elsewhere) < (long)CONCURRENT_THREADS * RETIRES,
+		      "%ld of %ld callbacks ran on the worker", ld(&ran_elsewhere),
+		      (long)CONCURRENT_THREADS * RETIRES);
+}
+END_TEST
+
+static void child_runs_pending(void *arg)
+{
+	(void)arg;
+	/* The parent's pending callbacks are this thread's too. */
+	rcu_retire_barrier();
+	_exit(ld(&ran) == 10 ? 0 : 3);
+}
+
+START_TEST(fork_child_keeps_its_threads_pending_callbacks)
+{
+	struct test_child child;
+
+	counters_reset();
+	rcu_register_thread();
+	for (int i = 0; i < 10; i++)
+		retire_one(true, NULL);
+	ck_assert_int_eq(ld(&ran), 0);
+	test_run_child(child_runs_pending, NULL, CALL_SECONDS, &child);
+	ck_assert_msg(child.finished && WIFEXITED(child.status) &&
+		      WEXITSTATUS(child.status) == 0,
+		      "child %s; its stderr:\n%s", test_child_describe(&child),
+		      test_child_err_tail(&child));
+	rcu_retire_barrier();
+	ck_assert_int_eq(ld(&ran), 10);
+	rcu_unregister_thread();
+}
+END_TEST
+
+static Suite *retire_suite(void)
+{
+	Suite *s = suite_create("rcu-retire-" TEST_FLAVOUR_NAME);
+
+	TEST_ADD(s, callbacks_run_on_the_retiring_thread_found_by_its_own_polls, 30);
+	TEST_ADD(s, retire_barrier_runs_what_a_batch_does_not_fill, 10);
+	TEST_ADD(s, no_callback_runs_while_an_earlier_reader_is_inside, 30);
+	TEST_ADD(s, unregistering_thread_hands_its_callbacks_to_the_worker, 10);
+	TEST_ADD(s, exiting_thread_hands_its_callbacks_to_the_worker, 10);
+	TEST_ADD(s, concurrent_retiring_threads_each_run_their_own, 30);
+	/* qemu-user crashes in some forks of multi-threaded processes
+	 * (test_fork.c). */
+	if (getenv("RCU_TEST_EMULATED") == NULL)
+		TEST_ADD(s, fork_child_keeps_its_threads_pending_callbacks, 30);
+	return s;
+}
+
+int main(void)
+{
+	return test_main(retire_suite());
+}
