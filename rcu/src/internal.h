@@ -73,6 +73,19 @@
 #error "compile with -DRCU_BUILD_QSBR, -DRCU_BUILD_MEMB, -DRCU_BUILD_BP or -DRCU_BUILD_MB"
 #endif
 
+/*
+ * The mutants of the retire stress test (rcu/tests/meson.build builds the
+ * library again with -DRCU_TEST_MUTANT=<n> for them; never a shipped
+ * build): each breaks one rule on purpose, and the test must fail.
+ */
+#define RCU_MUTANT_RETIRE_EARLY		1	/* a batch runs before its grace period ends */
+#define RCU_MUTANT_POLL_SKIPS_READER	2	/* a poll ignores one reader that holds it up */
+#define RCU_MUTANT_EXIT_DROPS_PENDING	3	/* an exiting thread drops its pending callbacks */
+#ifndef RCU_TEST_MUTANT
+#define RCU_TEST_MUTANT 0
+#endif
+#define rcu_mutant(m) (RCU_TEST_MUTANT == (m))
+
 /* This flavour's exported state (rcu/reader.h). */
 #define self_reader		RCU_SYM_(reader_)
 #define self_gp			RCU_SYM_(gp_)

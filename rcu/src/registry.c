@@ -217,6 +217,8 @@ bool registry_poll_clear(uint64_t target)
 	 * registry_slot_claim(). */
 	uint32_t used = rcu_atomic_load(&registry_slots_used, memory_order_acquire);
 
+	bool skipped = false;
+
 	for (uint32_t i = 0; clear && i < used; i++) {
 		/* Seq_cst: pairs with the seq_cst store in
 		 * registry_slot_claim() (top comment). */
@@ -228,8 +230,12 @@ bool registry_poll_clear(uint64_t target)
 		 * note 4). */
 		if (r != NULL &&
 		    reader_holds_up(rcu_atomic_load(&r->ctr, memory_order_acquire),
-				    target))
-			clear = false;
+				    target)) {
+			if (rcu_mutant(RCU_MUTANT_POLL_SKIPS_READER) && !skipped)
+				skipped = true;
+			else
+				clear = false;
+		}
 	}
 	/* Release: our reads of the readers are done before a remover that
 	 * sees the count drop frees one; pairs with its acquire load. */

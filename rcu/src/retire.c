@@ -138,7 +138,9 @@ static struct rcu_head *retire_drop_oldest(struct retire_state *s)
 /* Runs, oldest first, every sealed batch whose ticket is done. */
 static void retire_run_done(struct retire_state *s)
 {
-	while (s->sealed_count > 0 && gp_ticket_done(retire_oldest(s)->ticket))
+	while (s->sealed_count > 0 &&
+	       (gp_ticket_done(retire_oldest(s)->ticket) ||
+		rcu_mutant(RCU_MUTANT_RETIRE_EARLY)))
 		retire_run_chain(s, retire_drop_oldest(s));
 }
 
@@ -222,6 +224,11 @@ void retire_thread_exit(void)
 {
 	struct retire_state *s = &self_retire;
 
+	if (rcu_mutant(RCU_MUTANT_EXIT_DROPS_PENDING)) {
+		s->sealed_count = 0;
+		(void)retire_take_open(s);
+		return;
+	}
 	while (s->sealed_count > 0)
 		retire_hand_over(s, retire_drop_oldest(s));
 	retire_hand_over(s, retire_take_open(s));

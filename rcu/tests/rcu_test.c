@@ -206,6 +206,46 @@ bool test_count_reached(void *goal)
 	return rcu_atomic_load(g->count, memory_order_acquire) >= g->goal;
 }
 
+/*
+ * Stalls: the timer signal's handler sleeps, as a preemption would stop the
+ * thread at any instruction; on two CPUs a thread is otherwise almost never
+ * stopped inside a read-side section long enough for the updaters to move
+ * on. nanosleep() is async-signal-safe.
+ */
+#ifndef sigev_notify_thread_id	/* glibc before 2.36 names it only so */
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+static void test_stall_handler(int sig)
+{
+	struct timespec t = { .tv_nsec = TEST_STALL_US * 1000L };
+
+	(void)sig;
+	nanosleep(&t, NULL);
+}
+
+bool test_stalls_start(timer_t *timer)
+{
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGRTMIN + 1 };
+	struct itimerspec period = {
+		.it_interval = { .tv_nsec = TEST_STALL_PERIOD_US * 1000L },
+		.it_value = { .tv_nsec = TEST_STALL_PERIOD_US * 1000L },
+	};
+	struct sigaction sa = { .sa_handler = test_stall_handler, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGRTMIN + 1, &sa, NULL) != 0)
+		return false;
+	ev.sigev_notify_thread_id = (pid_t)gettid();
+	if (timer_create(CLOCK_MONOTONIC, &ev, timer) != 0)
+		return false;
+	if (timer_settime(*timer, 0, &period, NULL) != 0) {
+		timer_delete(*timer);
+		return false;
+	}
+	return true;
+}
+
 void test_spin(unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)

@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #if defined(TEST_FLAVOUR_QSBR)
 #include <rcu/qsbr.h>
@@ -219,6 +220,13 @@ struct test_count_goal {
 	long goal;
 };
 bool test_count_reached(void *goal);
+/* Starts a timer that interrupts the calling thread every
+ * TEST_STALL_PERIOD_US with a handler that sleeps TEST_STALL_US (a
+ * preemption at any instruction); false if it cannot. timer_delete() it
+ * before the thread exits. */
+#define TEST_STALL_PERIOD_US 200
+#define TEST_STALL_US 20
+bool test_stalls_start(timer_t *timer);
 /* Busy work of about n steps that the compiler keeps. */
 void test_spin(unsigned n);
 /* Called inside a read-side section: until *release is set, notes a

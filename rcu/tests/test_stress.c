@@ -7,7 +7,11 @@
  *           synchronize_rcu (by a registered writer: QSBR online);
  *   slot 1  rcu_xchg_pointer, freed by call_rcu (unregistered writer);
  *   slot 2  rcu_cmpxchg_pointer by two racing writers, one freeing after
- *           synchronize_rcu, one by call_rcu.
+ *           synchronize_rcu, one by call_rcu;
+ *   slot 3  rcu_xchg_pointer, freed by rcu_retire() (registered writer:
+ *           its callbacks run on it, or, past its bound and when it
+ *           unregisters, on the call_rcu worker; out of pool objects, it
+ *           runs its own with rcu_retire_barrier()).
  * A call_rcu writer with CALL_QUOTA callbacks not yet run waits in
  * rcu_barrier() and checks that all of its callbacks ran.
  * Objects come from a pool, never from malloc: "freeing" poisons an object
@@ -24,6 +28,15 @@
  * have begun before the unpublish), the one after that must not: a reader
  * seeing age_clock - stamp >= 2 inside its section is an error.
  *
+ * Readers stall: a timer signal every 200 us sleeps 20 us in a handler,
+ * at any instruction, sections included, so a reader holds objects across
+ * grace periods' polls as a preempted one would.
+ *
+ * The mutants (RCU_TEST_MUTANT, rcu/tests/meson.build) must fail it: a
+ * retired batch run before its grace period, a poll that skips a reader
+ * (both: a reader sees a poisoned object), an exiting thread that drops its
+ * pending callbacks (objects lost from the pool).
+ *
  * Duration: RCU_STRESS_SECONDS (default 2).
  */
 #define _GNU_SOURCE
@@ -32,9 +45,10 @@
 #include <sched.h>
 #include <string.h>
 
-#define NR_SLOTS 3
+#define NR_SLOTS 4
 #define NR_READERS 4
-#define POOL_SIZE 2048
+/* Room for the retire writer's bound (9 batches of up to 512) too. */
+#define POOL_SIZE 8192
 /* Callbacks a call_rcu writer may have queued and not yet run; beyond it
  * the writer waits in rcu_barrier(). Keeps the pool from running dry. */
 #define CALL_QUOTA 256
@@ -47,6 +61,7 @@ enum writer_kind {
 	W_XCHG_CALL,		/* slot 1 */
 	W_CMPXCHG_SYNC,		/* slot 2 */
 	W_CMPXCHG_CALL,		/* slot 2 */
+	W_XCHG_RETIRE,		/* slot 3 */
 	NR_WRITERS
 };
 
@@ -79,6 +94,8 @@ static struct {
 	_Atomic long cas_failures;
 	_Atomic long freed_sync;
 	_Atomic long freed_cb;
+	_Atomic long freed_retire;
+	_Atomic long retire_barriers;
 	_Atomic long pool_empty;
 	_Atomic long barriers;
 	_Atomic long ticks;
@@ -123,6 +140,12 @@ static void pool_put_cb(struct rcu_head *head)
 	pool_put(o);
 	rcu_atomic_add(&st.freed_cb, 1, memory_order_relaxed);
 	rcu_atomic_sub(&in_flight[writer], 1, memory_order_relaxed);
+}
+
+static void pool_put_retire_cb(struct rcu_head *head)
+{
+	pool_put(caa_container_of(head, struct test_obj, head));
+	rcu_atomic_add(&st.freed_retire, 1, memory_order_relaxed);
 }
 
 static bool stopping(void)
@@ -210,6 +233,8 @@ out:
 static void *reader_run(void *arg)
 {
 	uint64_t rng = 0x9e3779b97f4a7c15ull * ((uintptr_t)arg + 1);
+	timer_t timer;
+	bool stalls = test_stalls_start(&timer);
 
 	rcu_register_thread();
 	for (unsigned i = 0; !stopping(); i++) {
@@ -223,13 +248,15 @@ static void *reader_run(void *arg)
 			reader_online();
 		}
 	}
+	if (stalls)
+		timer_delete(timer);
 	rcu_unregister_thread();
 	return NULL;
 }
 
 /* ---- writers ----------------------------------------------------------- */
 
-static struct test_obj *new_or_wait(bool registered)
+static struct test_obj *new_or_wait(enum writer_kind kind, bool registered)
 {
 	struct test_obj *o;
 
@@ -237,6 +264,11 @@ static struct test_obj *new_or_wait(bool registered)
 		rcu_atomic_add(&st.pool_empty, 1, memory_order_relaxed);
 		if (stopping())
 			return NULL;
+		if (kind == W_XCHG_RETIRE) {
+			/* Its pending objects only come back through it. */
+			rcu_retire_barrier();
+			rcu_atomic_add(&st.retire_barriers, 1, memory_order_relaxed);
+		}
 		if (registered)
 			reader_quiescent();
 		sched_yield();
@@ -272,13 +304,14 @@ static struct test_obj *replace_slot2(struct test_obj *o)
 static void *writer_run(void *arg)
 {
 	enum writer_kind kind = (enum writer_kind)(uintptr_t)arg;
-	bool registered = kind == W_ASSIGN_SYNC || kind == W_CMPXCHG_SYNC;
+	bool registered = kind == W_ASSIGN_SYNC || kind == W_CMPXCHG_SYNC ||
+			  kind == W_XCHG_RETIRE;
 	struct test_obj *o, *old;
 
 	if (registered)
 		rcu_register_thread();
 	for (long n = 0; !stopping(); n++) {
-		o = new_or_wait(registered);
+		o = new_or_wait(kind, registered);
 		if (o == NULL)
 			break;
 		switch (kind) {
@@ -288,12 +321,17 @@ static void *writer_run(void *arg)
 		case W_XCHG_CALL:
 			old = rcu_xchg_pointer(&slots[1], o);
 			break;
+		case W_XCHG_RETIRE:
+			old = rcu_xchg_pointer(&slots[3], o);
+			break;
 		default:
 			old = replace_slot2(o);
 			break;
 		}
 		retire(old);
-		if (kind == W_XCHG_CALL || kind == W_CMPXCHG_CALL) {
+		if (kind == W_XCHG_RETIRE) {
+			rcu_retire(&old->head, pool_put_retire_cb);
+		} else if (kind == W_XCHG_CALL || kind == W_CMPXCHG_CALL) {
 			rcu_atomic_store(&queued_by[old - pool_objs], (int)kind,
 					 memory_order_relaxed);
 			rcu_atomic_add(&in_flight[kind], 1, memory_order_relaxed);
@@ -357,7 +395,8 @@ static bool all_work_done(void *arg)
 		if (ld(&st.updates[i]) == 0)
 			return false;
 	return ld(&st.nested_reads) > 0 && ld(&st.ticks) > 0 &&
-	       ld(&st.freed_cb) > 0 && ld(&st.freed_sync) > 0;
+	       ld(&st.freed_cb) > 0 && ld(&st.freed_sync) > 0 &&
+	       ld(&st.freed_retire) > 0;
 }
 
 START_TEST(readers_never_see_freed_reused_or_stale_objects)
@@ -402,14 +441,17 @@ START_TEST(readers_never_see_freed_reused_or_stale_objects)
 	printf("stress %s %.2fs: reads %ld (nested %ld), retired seen %ld"
 	       " (age 0: %ld, age 1: %ld); updates assign %ld xchg %ld"
 	       " cmpxchg-sync %ld cmpxchg-call %ld, cas failures %ld;"
-	       " freed sync %ld cb %ld; barriers %ld; clock ticks %ld;"
-	       " pool empty %ld\n", TEST_FLAVOUR_NAME, seconds,
+	       " retire %ld; freed sync %ld cb %ld retire %ld; barriers %ld,"
+	       " retire barriers %ld; clock ticks %ld; pool empty %ld\n",
+	       TEST_FLAVOUR_NAME, seconds,
 	       ld(&st.reads), ld(&st.nested_reads), ld(&st.seen_retired),
 	       ld(&st.seen_age[0]), ld(&st.seen_age[1]),
 	       ld(&st.updates[W_ASSIGN_SYNC]), ld(&st.updates[W_XCHG_CALL]),
 	       ld(&st.updates[W_CMPXCHG_SYNC]), ld(&st.updates[W_CMPXCHG_CALL]),
-	       ld(&st.cas_failures), ld(&st.freed_sync), ld(&st.freed_cb),
-	       ld(&st.barriers), ld(&st.ticks), ld(&st.pool_empty));
+	       ld(&st.cas_failures), ld(&st.updates[W_XCHG_RETIRE]),
+	       ld(&st.freed_sync), ld(&st.freed_cb), ld(&st.freed_retire),
+	       ld(&st.barriers), ld(&st.retire_barriers), ld(&st.ticks),
+	       ld(&st.pool_empty));
 	fflush(stdout);
 
 	ck_assert_msg(ld(&st.bad_intact) == 0, "%ld reads saw a freed (poisoned) object",
@@ -432,6 +474,11 @@ START_TEST(readers_never_see_freed_reused_or_stale_objects)
 	/* Every object is published or back in the pool, none lost. */
 	ck_assert_int_eq(ld(&st.freed_cb),
 			 ld(&st.updates[W_XCHG_CALL]) + ld(&st.updates[W_CMPXCHG_CALL]));
+	/* The retire writer's last ones went to the worker when it
+	 * unregistered; the barrier above waited for them. */
+	ck_assert_msg(ld(&st.freed_retire) == ld(&st.updates[W_XCHG_RETIRE]),
+		      "%ld of %ld retired objects freed (lost on exit?)",
+		      ld(&st.freed_retire), ld(&st.updates[W_XCHG_RETIRE]));
 	pthread_mutex_lock(&pool_lock);
 	in_pool = pool_nfree;
 	pthread_mutex_unlock(&pool_lock);
