@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * urcu/defer.h (lfht's liburcu compatibility layer) - defer_rcu(), the
- * deferred reclamation of liburcu (experimental there), over call_rcu():
- * defer_rcu(fct, p) runs fct(p) after a grace period, on the flavour's
- * call_rcu worker. rcu_defer_register_thread() and
+ * deferred reclamation of liburcu (experimental there), over lfht's
+ * rcu_retire(): defer_rcu(fct, p) runs fct(p) after a grace period, on the
+ * calling thread, inside one of its later defer_rcu() calls (liburcu's may
+ * too, when its queue is full), or, for a thread not registered with the
+ * flavour, on its call_rcu worker. rcu_defer_register_thread() and
  * rcu_defer_unregister_thread() are no-ops (returning 0); rcu_defer_barrier()
- * and rcu_defer_barrier_thread() are rcu_barrier(). As <urcu/call-rcu.h>'s,
- * the functions come once per translation unit, under the prefix of the
- * first flavour header included (urcu_memb_defer_rcu() ...), which includes
- * this file again; defer_rcu and the rest are its map's short names, under
- * URCU_API_MAP. New code calls call_rcu() itself.
+ * and rcu_defer_barrier_thread() run the calling thread's pending ones
+ * (rcu_retire_barrier()) and then wait for the worker's (rcu_barrier()).
+ * As <urcu/call-rcu.h>'s, the functions come once per translation unit,
+ * under the prefix of the first flavour header included
+ * (urcu_memb_defer_rcu() ...), which includes this file again; defer_rcu
+ * and the rest are its map's short names, under URCU_API_MAP.
  *
  * Differs from liburcu: no defer thread of its own, no per-thread queue
  * (each defer_rcu() allocates a small record; out of memory, it waits for a
@@ -73,7 +76,13 @@ static inline void LFHT_URCU_NAME_(defer_rcu)(void (*fct)(void *p), void *p)
 	}
 	d->fct = fct;
 	d->p = p;
-	LFHT_URCU_LFHT_(call_rcu)(&d->head, lfht_urcu_defer_run_);
+	/* A registered thread runs its own, as liburcu's defer_rcu() may
+	 * (rcu_retire(): later, inside its own defer_rcu() calls); others go
+	 * to the call_rcu worker. */
+	if (LFHT_URCU_LFHT_(reader_).registered)
+		LFHT_URCU_LFHT_(retire)(&d->head, lfht_urcu_defer_run_);
+	else
+		LFHT_URCU_LFHT_(call_rcu)(&d->head, lfht_urcu_defer_run_);
 }
 
 static inline int LFHT_URCU_NAME_(defer_register_thread)(void)
@@ -85,14 +94,17 @@ static inline void LFHT_URCU_NAME_(defer_unregister_thread)(void)
 {
 }
 
+/* This thread's deferred calls (rcu_retire_barrier(), which also waits
+ * for those it handed to the worker), then every call_rcu() callback. */
 static inline void LFHT_URCU_NAME_(defer_barrier)(void)
 {
+	LFHT_URCU_LFHT_(retire_barrier)();
 	LFHT_URCU_LFHT_(barrier)();
 }
 
 static inline void LFHT_URCU_NAME_(defer_barrier_thread)(void)
 {
-	LFHT_URCU_LFHT_(barrier)();
+	LFHT_URCU_NAME_(defer_barrier)();
 }
 
 #ifdef __cplusplus
