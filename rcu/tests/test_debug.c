@@ -207,6 +207,39 @@ START_TEST(thread_online_on_unregistered_thread_aborts)
 }
 END_TEST
 
+static void noop_cb(struct rcu_head *head)
+{
+	(void)head;
+}
+
+static void retire_unregistered(void *arg)
+{
+	static struct rcu_head head;
+
+	(void)arg;
+	rcu_retire(&head, noop_cb);
+}
+
+START_TEST(retire_on_unregistered_thread_aborts)
+{
+	expect_abort(retire_unregistered, "rcu_retire");
+}
+END_TEST
+
+static void retire_barrier_in_section(void *arg)
+{
+	(void)arg;
+	rcu_register_thread();
+	rcu_read_lock();
+	rcu_retire_barrier();
+}
+
+START_TEST(retire_barrier_inside_a_section_aborts)
+{
+	expect_abort(retire_barrier_in_section, "rcu_retire_barrier");
+}
+END_TEST
+
 static Suite *debug_suite(void)
 {
 	Suite *s = suite_create("rcu-debug-" TEST_FLAVOUR_NAME);
@@ -222,6 +255,10 @@ static Suite *debug_suite(void)
 	TEST_ADD(s, unregister_inside_a_section_aborts, 10);
 	if (!TEST_IS_BP)
 		TEST_ADD(s, registering_twice_aborts, 10);
+	/* bp: an unregistered thread's retires go to the call_rcu worker. */
+	if (!TEST_IS_BP)
+		TEST_ADD(s, retire_on_unregistered_thread_aborts, 10);
+	TEST_ADD(s, retire_barrier_inside_a_section_aborts, 10);
 	if (TEST_IS_QSBR) {
 		TEST_ADD(s, quiescent_state_inside_a_section_aborts, 10);
 		TEST_ADD(s, quiescent_state_on_unregistered_thread_aborts, 10);
