@@ -292,14 +292,10 @@ void call_rcu_fork_child(void);
 /* poll.c */
 #define poll_start		RCU_SYM_(poll_start_internal_)
 #define poll_done		RCU_SYM_(poll_done_internal_)
-#define poll_fork_prepare	RCU_SYM_(poll_fork_prepare_)
-#define poll_fork_parent	RCU_SYM_(poll_fork_parent_)
 #define poll_fork_child		RCU_SYM_(poll_fork_child_)
 /* rcu_poll_start() and rcu_poll_done(). */
 struct rcu_poll_cookie poll_start(void);
 bool poll_done(struct rcu_poll_cookie cookie);
-void poll_fork_prepare(void);
-void poll_fork_parent(void);
 void poll_fork_child(void);
 
 /* retire.c */

@@ -48,7 +48,6 @@ static void lifecycle_thread_exit(void *arg)
 
 static void lifecycle_fork_prepare(void)
 {
-	poll_fork_prepare();
 	call_rcu_fork_prepare();
 	registry_fork_prepare();
 }
@@ -57,7 +56,6 @@ static void lifecycle_fork_parent(void)
 {
 	registry_fork_parent();
 	call_rcu_fork_parent();
-	poll_fork_parent();
 }
 
 static void lifecycle_fork_child(void)
