@@ -252,6 +252,25 @@ void test_spin(unsigned n)
 		rcu_compiler_barrier();
 }
 
+void *test_held_reader_run(void *reader)
+{
+	struct test_held_reader *r = reader;
+
+	rcu_register_thread();
+	rcu_read_lock();
+	/* Release: pairs with the acquire in test_flag_set(). */
+	rcu_atomic_store(&r->inside, 1, memory_order_release);
+	TEST_CHECK(test_spin_until(test_flag_set, &r->release, TEST_HOLD_SECONDS),
+		   "held reader never released");
+	/* Still inside: what waits for us may end as soon as we leave.
+	 * Release: pairs with the acquire in test_flag_set(). */
+	rcu_atomic_store(&r->left, 1, memory_order_release);
+	rcu_read_unlock();
+	reader_quiescent();
+	rcu_unregister_thread();
+	return NULL;
+}
+
 void test_hold_until(_Atomic long *release, struct test_obj *obj,
 		     _Atomic long *synced)
 {

@@ -234,6 +234,17 @@ void test_spin(unsigned n);
  * begun meanwhile must wait for the section). */
 void test_hold_until(_Atomic long *release, struct test_obj *obj,
 		     _Atomic long *synced);
+/* A thread body (arg: a struct test_held_reader): registers, enters a
+ * read-side section, sets inside, stays in it until release is set (at
+ * most TEST_HOLD_SECONDS), sets left while still inside, then leaves and
+ * unregisters. */
+struct test_held_reader {
+	_Atomic long inside;
+	_Atomic long release;
+	_Atomic long left;
+};
+#define TEST_HOLD_SECONDS 5.0
+void *test_held_reader_run(void *reader);
 /* A thread body: synchronize_rcu(), then sets *(_Atomic long *)synced. */
 void *test_synchronize_then_flag(void *synced);
 

@@ -15,30 +15,6 @@
  * start asked for is under way and held up by the reader. */
 #define HOLD_SECONDS 0.1
 
-struct reader {
-	_Atomic long inside;
-	_Atomic long release;
-	_Atomic long left;
-};
-
-static void *reader_run(void *p)
-{
-	struct reader *r = p;
-
-	rcu_register_thread();
-	rcu_read_lock();
-	/* Release: pairs with the acquire in test_flag_set(). */
-	rcu_atomic_store(&r->inside, 1, memory_order_release);
-	TEST_CHECK(test_spin_until(test_flag_set, &r->release, CALL_SECONDS),
-		   "reader never released");
-	/* Still inside: the poll may be done as soon as we leave. */
-	rcu_atomic_store(&r->left, 1, memory_order_release);
-	rcu_read_unlock();
-	reader_quiescent();
-	rcu_unregister_thread();
-	return NULL;
-}
-
 static bool cookie_done(void *p)
 {
 	return rcu_poll_done(*(struct rcu_poll_cookie *)p);
@@ -61,12 +37,12 @@ static bool stays_not_done(struct rcu_poll_cookie cookie, double seconds)
 
 static void check_poll_waits_for_reader(bool synchronize)
 {
-	struct reader r = { 0 };
+	struct test_held_reader r = { 0 };
 	struct rcu_poll_cookie cookie;
 	pthread_t t;
 
 	test_failures_reset();
-	test_start(&t, reader_run, &r);
+	test_start(&t, test_held_reader_run, &r);
 	ck_assert_msg(test_wait_until(test_flag_set, &r.inside, CALL_SECONDS),
 		      "reader never entered its section");
 	cookie = rcu_poll_start();

@@ -110,39 +110,15 @@ START_TEST(retire_barrier_runs_what_a_batch_does_not_fill)
 }
 END_TEST
 
-struct held_reader {
-	_Atomic long inside;
-	_Atomic long release;
-	_Atomic long left;
-};
-
-static void *held_reader_run(void *p)
-{
-	struct held_reader *r = p;
-
-	rcu_register_thread();
-	rcu_read_lock();
-	/* Release: pairs with the acquire in test_flag_set(). */
-	rcu_atomic_store(&r->inside, 1, memory_order_release);
-	TEST_CHECK(test_spin_until(test_flag_set, &r->release, CALL_SECONDS),
-		   "reader never released");
-	/* Still inside: a callback may run as soon as we leave. */
-	rcu_atomic_store(&r->left, 1, memory_order_release);
-	rcu_read_unlock();
-	reader_quiescent();
-	rcu_unregister_thread();
-	return NULL;
-}
-
 START_TEST(no_callback_runs_while_an_earlier_reader_is_inside)
 {
-	struct held_reader r = { 0 };
+	struct test_held_reader r = { 0 };
 	pthread_t t;
 
 	counters_reset();
 	test_failures_reset();
 	rcu_register_thread();
-	test_start(&t, held_reader_run, &r);
+	test_start(&t, test_held_reader_run, &r);
 	ck_assert_msg(test_wait_until(test_flag_set, &r.inside, CALL_SECONDS),
 		      "reader never entered its section");
 	/* Many batches: the oldest go to the call_rcu worker (bounded
