@@ -77,16 +77,20 @@
  *     registry lock. gp_poll_advance() reads the newest ticket (acquire,
  *     as note 6, so every covered caller's unlinks happen before) and then
  *     increments the counter (seq_cst, as note 2); the caller then fences
- *     every reader (as note 3) and gp_poll_target() scans the registered
- *     readers through registry_poll_clear() (registry.c: acquire loads of
+ *     every reader (as note 3) and gp_poll_floor() scans the registered
+ *     readers through registry_poll_floor() (registry.c: acquire loads of
  *     each slot, as note 4, with no lock; a reader registering or
  *     unregistering meanwhile is either seen or could not have seen what
- *     was unlinked). If none holds up the target, every covered ticket is
- *     done: gp_completed_raise() publishes it (release, note 7), and
- *     synchronize_rcu() (acquire) skips what a poll already ended. Several
- *     increments may come between a poll's own and its scan; each is
- *     followed by its own fence, and a reader that holds up the poll's
- *     target holds up every later one too, so the scan stays sound.
+ *     was unlinked) for the lowest snapshot a reader holds. No reader
+ *     holds up a target at or below it, so every ticket covered by an
+ *     advance whose target is that low is done: gp_poll_covered()
+ *     publishes it (gp_completed_raise(): release, note 7), and
+ *     synchronize_rcu() (acquire) skips what a poll already ended. The
+ *     floor serves every earlier advance too: the fence came after all of
+ *     their increments. Increments by others may come between a poll's own
+ *     and its scan; each is followed by its own fence, and a reader that
+ *     holds up a target holds up every later one too, so the scan stays
+ *     sound.
  *
  * Relies on: registry.c (the lock, the sweep of the list onto a private
  * "done" list and back: gp.c never links a reader itself), gpstate.c
@@ -269,12 +273,14 @@ uint64_t gp_poll_advance(uint64_t *covered)
 	       RCU_GP_STEP_;
 }
 
-bool gp_poll_target(uint64_t target, uint64_t covered)
+uint64_t gp_poll_floor(void)
 {
-	if (!registry_poll_clear(target))
-		return false;
+	return registry_poll_floor();
+}
+
+void gp_poll_covered(uint64_t covered)
+{
 	gp_completed_raise(covered);
-	return true;
 }
 
 void gp_synchronize_rcu(void)

@@ -135,7 +135,7 @@ static inline bool reader_holds_up(uint64_t c, uint64_t target)
 #define registry_remove		RCU_SYM_(registry_remove_)
 #define registry_push		RCU_SYM_(registry_push_)
 #define registry_sweep		RCU_SYM_(registry_sweep_)
-#define registry_poll_clear	RCU_SYM_(registry_poll_clear_)
+#define registry_poll_floor	RCU_SYM_(registry_poll_floor_)
 #define registry_restore	RCU_SYM_(registry_restore_)
 #define registry_has_other	RCU_SYM_(registry_has_other_)
 #define registry_count		RCU_SYM_(registry_count_internal_)
@@ -162,11 +162,12 @@ void registry_push(struct rcu_reader_ *r);
  * target (reader_holds_up()) to done, a grace period's private list;
  * returns whether none is left on the registry. */
 bool registry_sweep(struct rcu_reader_ *done, uint64_t target);
-/* Without the lock: whether no registered reader holds up target, as far
- * as a scan of the slot table proves (false also when it cannot tell:
- * a reader leaving, unslotted or pushed). The caller fenced every reader
- * after the counter reached target (gp.c note 8). */
-bool registry_poll_clear(uint64_t target);
+/* Without the lock: the lowest nonzero slot value of the registered
+ * readers (UINT64_MAX: none), as a scan of the slot table finds it; 0 when
+ * it cannot tell (a reader leaving, unslotted or pushed). No reader holds
+ * up a target at or below it (reader_holds_up()), if the caller fenced
+ * every reader after the counter reached that target (gp.c note 8). */
+uint64_t registry_poll_floor(void);
 /* Under the lock: moves every reader of done back onto the registry. */
 void registry_restore(struct rcu_reader_ *done);
 /* Whether a reader other than the caller is registered; under the lock. */
@@ -240,7 +241,8 @@ void bp_join(struct rcu_reader_ *r);
 #define gp_ticket_take		RCU_SYM_(gp_ticket_take_)
 #define gp_ticket_done		RCU_SYM_(gp_ticket_done_)
 #define gp_poll_advance		RCU_SYM_(gp_poll_advance_)
-#define gp_poll_target		RCU_SYM_(gp_poll_target_)
+#define gp_poll_floor		RCU_SYM_(gp_poll_floor_)
+#define gp_poll_covered		RCU_SYM_(gp_poll_covered_)
 #define gp_fork_child		RCU_SYM_(gp_fork_child_)
 /* One grace period (possibly shared with concurrent callers). The caller
  * must not hold up grace periods itself (offline / outside a section). */
@@ -256,13 +258,15 @@ bool gp_ticket_done(uint64_t ticket);
 /*
  * A polled grace period, without locks (gp.c note 8): gp_poll_advance()
  * sets *covered to the newest ticket and returns the target of a counter
- * increment made after reading it; once the caller has fenced every
- * reader (flavour_fence_all_readers()) after the counter reached target,
- * gp_poll_target() scans the readers without a lock and, when none holds
- * up target, marks every ticket up to covered done and returns true.
+ * increment made after reading it. Once the caller has fenced every reader
+ * (flavour_fence_all_readers()) after the counter reached its targets,
+ * gp_poll_floor() scans the readers (registry_poll_floor()): no reader
+ * holds up a target at or below the floor, and gp_poll_covered() then
+ * marks every ticket that target's advance covered done.
  */
 uint64_t gp_poll_advance(uint64_t *covered);
-bool gp_poll_target(uint64_t target, uint64_t covered);
+uint64_t gp_poll_floor(void);
+void gp_poll_covered(uint64_t covered);
 void gp_fork_child(void);
 
 /* thread.c */

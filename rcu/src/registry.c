@@ -40,7 +40,7 @@
  *
  * The slot table (polled grace periods, gp.c note 8): each registered
  * reader also has a slot, registry_slots[r->poll_slot - 1], claimed and
- * cleared under the lock, which registry_poll_clear() reads with no lock.
+ * cleared under the lock, which registry_poll_floor() reads with no lock.
  * A reader the table has no room for (more than REGISTRY_SLOTS) counts in
  * registry_unslotted, and while any is, polls prove nothing (the
  * callers fall back to locked grace periods). A pushed reader (bp) is not
@@ -160,18 +160,18 @@ static void registry_slot_claim(struct rcu_reader_ *r)
 	} else {
 		if (i == used)
 			/* Release: pairs with the acquire load of the bound
-			 * in registry_poll_clear(): the slot is NULL or r
+			 * in registry_poll_floor(): the slot is NULL or r
 			 * when a poll reads it within the new bound. */
 			rcu_atomic_store(&registry_slots_used, used + 1,
 					 memory_order_release);
 		r->poll_slot = i + 1;
 		/* Seq_cst: pairs with the seq_cst load of the slot in
-		 * registry_poll_clear() (see the top comment). */
+		 * registry_poll_floor() (see the top comment). */
 		rcu_atomic_store(&registry_slots[i], r, memory_order_seq_cst);
 	}
 	/* Orders the publication before the thread's first read of the
 	 * counter; pairs with the seq_cst increment in gp_poll_advance()
-	 * and the slot loads of registry_poll_clear() (top comment). */
+	 * and the slot loads of registry_poll_floor() (top comment). */
 	rcu_fence(memory_order_seq_cst);
 }
 
@@ -196,13 +196,14 @@ static void registry_slot_release(struct rcu_reader_ *r)
 	while (rcu_atomic_load(&registry_poll_active, memory_order_seq_cst) != 0)
 		rcu_cpu_relax();
 	/* Release: pairs with the seq_cst load of the flag in
-	 * registry_poll_clear(): a poll that sees 0 sees the cleared slot. */
+	 * registry_poll_floor(): a poll that sees 0 sees the cleared slot. */
 	rcu_atomic_store(&registry_poll_pending, 0, memory_order_release);
 }
 
-bool registry_poll_clear(uint64_t target)
+uint64_t registry_poll_floor(void)
 {
-	bool clear = true;
+	uint64_t floor = UINT64_MAX;
+	bool skipped = false;
 
 	/* Seq_cst: see the top comment (paired with registry_slot_release()). */
 	rcu_atomic_add(&registry_poll_active, 1, memory_order_seq_cst);
@@ -212,35 +213,35 @@ bool registry_poll_clear(uint64_t target)
 	    rcu_atomic_load(&registry_unslotted, memory_order_seq_cst) != 0 ||
 	    (FLAVOUR_JOINS_IMPLICITLY &&
 	     rcu_atomic_load(&registry_pushed, memory_order_seq_cst) != NULL))
-		clear = false;
+		floor = 0;
 	/* Acquire: pairs with the release store of the bound in
 	 * registry_slot_claim(). */
 	uint32_t used = rcu_atomic_load(&registry_slots_used, memory_order_acquire);
 
-	bool skipped = false;
-
-	for (uint32_t i = 0; clear && i < used; i++) {
+	for (uint32_t i = 0; floor != 0 && i < used; i++) {
 		/* Seq_cst: pairs with the seq_cst store in
 		 * registry_slot_claim() (top comment). */
 		struct rcu_reader_ *r = rcu_atomic_load(&registry_slots[i],
 							memory_order_seq_cst);
+		uint64_t c;
 
+		if (r == NULL)
+			continue;
 		/* Acquire: pairs with the release stores of the slot in
 		 * read_unlock, quiescent_state and thread_offline (gp.c
 		 * note 4). */
-		if (r != NULL &&
-		    reader_holds_up(rcu_atomic_load(&r->ctr, memory_order_acquire),
-				    target)) {
-			if (rcu_mutant(RCU_MUTANT_POLL_SKIPS_READER) && !skipped)
-				skipped = true;
-			else
-				clear = false;
-		}
+		c = rcu_atomic_load(&r->ctr, memory_order_acquire);
+		if (c == 0 || c >= floor)
+			continue;
+		if (rcu_mutant(RCU_MUTANT_POLL_SKIPS_READER) && !skipped)
+			skipped = true;
+		else
+			floor = c;
 	}
 	/* Release: our reads of the readers are done before a remover that
 	 * sees the count drop frees one; pairs with its acquire load. */
 	rcu_atomic_sub(&registry_poll_active, 1, memory_order_release);
-	return clear;
+	return floor;
 }
 
 void registry_push(struct rcu_reader_ *r)
@@ -252,7 +253,7 @@ void registry_push(struct rcu_reader_ *r)
 	do {
 		r->next = head;
 		/* (Seq_cst below also pairs with the seq_cst load of
-		 * registry_pushed in registry_poll_clear().) */
+		 * registry_pushed in registry_poll_floor().) */
 		/* Release: publishes r->next; pairs with the acquire half of
 		 * the exchange in registry_absorb_pushed(). Acquire: pairs with
 		 * the release half of that exchange; a grace period that missed

@@ -3,13 +3,18 @@
  * retire.c - rcu_retire(): callbacks that run on the thread that retired
  * them, after a grace period found by its own polls.
  *
- * Owns: each registered thread's retire state (self_retire, static TLS):
- * the open batch, filling; up to RETIRE_SEALED sealed batches, each with
+ * Owns: each registered thread's retire state: the open batch, filling
+ * (self_open, the exported TLS object that the inline rcu_retire() pushes
+ * onto, rcu/flavour-api.h; this file sets its limit: RETIRE_BATCH on a
+ * registered thread outside its own callbacks, else 0, so that every
+ * other call comes here), and (self_retire, static TLS) up to
+ * RETIRE_SEALED sealed batches, each with
  * the grace-period ticket taken when it was sealed, oldest first; and the
- * thread's last polled target (the counter value of its last increment,
- * with the newest ticket that increment covers).
+ * thread's last RETIRE_SEALED counter increments (each its target, with the
+ * newest ticket it covers).
  *
- * Invariants: only the owner thread touches its state. A sealed batch's
+ * Invariants: only the owner thread touches its state; callbacks within a
+ * batch run in no particular order, batches oldest first. A sealed batch's
  * callbacks were all retired before its ticket was taken, so a grace
  * period that covers the ticket (gp_ticket_done()) covers them; a batch
  * runs only then. The open batch has no ticket: it runs only after a
@@ -24,12 +29,13 @@
  * counter once (gp_poll_advance(): its target covers every ticket taken
  * so far, this one included), fences every reader once (QSBR and mb: a
  * fence; memb and bp: one membarrier()), and scans the registry without a
- * lock (gp_poll_target()) for the thread's previous target, then for the
- * new one (gp.c note 8). A clear scan marks the covered tickets done for
- * every thread; synchronize_rcu() and the worker's grace periods do too.
- * Then every sealed batch whose ticket is done runs, in order. QSBR: an
- * online caller holds up its own new target until its next quiescent
- * state, so its batches run one seal later than memb's.
+ * lock for the lowest snapshot a reader holds (gp_poll_floor(), gp.c note
+ * 8): the newest of the thread's increments whose target is at or below
+ * it is a grace period, and the tickets it covers are done for every
+ * thread (synchronize_rcu() and the worker's grace periods mark them
+ * too). Then every sealed batch whose ticket is done runs, in order.
+ * QSBR: an online caller holds up its own targets until its next
+ * quiescent state, so its batches run after that state, at a later seal.
  *
  * No lock, no allocation, no wait in rcu_retire(); one ticket and one
  * counter increment (shared cache lines) per RETIRE_BATCH calls.
@@ -49,11 +55,12 @@
  * larger; QSBR and mb fence only the caller.
  */
 #if defined(RCU_BUILD_MEMB) || defined(RCU_BUILD_BP)
-#define RETIRE_BATCH 512
+#define RETIRE_BATCH 2048
 #else
 #define RETIRE_BATCH 128
 #endif
-/* Sealed batches a thread keeps before it hands the oldest over. */
+/* Sealed batches a thread keeps before it hands the oldest over; as many
+ * of its increments are remembered. */
 #define RETIRE_SEALED 8
 
 struct retire_batch {
@@ -62,19 +69,18 @@ struct retire_batch {
 };
 
 struct retire_state {
-	/* The open batch: first, the link to fill next, the count. */
-	struct rcu_head *open_first;
-	struct rcu_head **open_tail;
-	unsigned open_count;
 	/* Sealed batches: sealed[(sealed_head + i) % RETIRE_SEALED] for i
 	 * below sealed_count, oldest first. */
 	struct retire_batch sealed[RETIRE_SEALED];
 	unsigned sealed_head;
 	unsigned sealed_count;
-	/* The last counter increment this thread made, and the newest ticket
-	 * it covers (0, 0: none yet). */
-	uint64_t target;
-	uint64_t covered;
+	/* This thread's last counter increments: advances[(advance_next - 1
+	 * - i) % RETIRE_SEALED] is the i-th newest (target 0: none). */
+	struct {
+		uint64_t target;
+		uint64_t covered;
+	} advances[RETIRE_SEALED];
+	unsigned advance_next;
 	/* Callbacks of this thread are running (a callback's own
 	 * rcu_retire() only queues). */
 	bool running;
@@ -83,12 +89,26 @@ struct retire_state {
 	bool handed_over;
 };
 
-static _Thread_local struct retire_state self_retire;
+/* Initial-exec, as the reader state (rcu/reader.h): one thread-pointer
+ * relative access, no __tls_get_addr() call. */
+#define self_open		RCU_SYM_(retire_)
+_Thread_local struct rcu_retire_ self_open;
+static _Thread_local struct retire_state self_retire RCU_TLS_MODEL_;
+
+/* The open batch's limit: the inline path may fill it while this thread is
+ * registered and not running its own callbacks. */
+static void retire_set_limit(const struct retire_state *s)
+{
+	self_open.limit = self_reader.registered && !s->running ? RETIRE_BATCH : 0;
+}
 
 /* Runs the chain from first (each callback may free its head). */
 static void retire_run_chain(struct retire_state *s, struct rcu_head *first)
 {
+	if (first == NULL)
+		return;
 	s->running = true;
+	retire_set_limit(s);
 	while (first != NULL) {
 		struct rcu_head *next = first->next;
 
@@ -96,6 +116,7 @@ static void retire_run_chain(struct retire_state *s, struct rcu_head *first)
 		first = next;
 	}
 	s->running = false;
+	retire_set_limit(s);
 }
 
 /* Gives the chain from first to the call_rcu worker. */
@@ -111,13 +132,12 @@ static void retire_hand_over(struct retire_state *s, struct rcu_head *first)
 }
 
 /* Detaches the open batch and returns its chain. */
-static struct rcu_head *retire_take_open(struct retire_state *s)
+static struct rcu_head *retire_take_open(void)
 {
-	struct rcu_head *first = s->open_first;
+	struct rcu_head *first = self_open.first;
 
-	s->open_first = NULL;
-	s->open_tail = &s->open_first;
-	s->open_count = 0;
+	self_open.first = NULL;
+	self_open.count = 0;
 	return first;
 }
 
@@ -147,14 +167,22 @@ static void retire_run_done(struct retire_state *s)
 /* One polled grace period (see the top comment). */
 static void retire_poll(struct retire_state *s)
 {
-	uint64_t prev_target = s->target, prev_covered = s->covered;
+	unsigned newest = s->advance_next++ % RETIRE_SEALED;
+	uint64_t floor;
 
-	s->target = gp_poll_advance(&s->covered);
-	/* Every reader, after the counter reached both targets (gp.c note
-	 * 3): the scans below load their slots after it. */
+	s->advances[newest].target = gp_poll_advance(&s->advances[newest].covered);
+	/* Every reader, after the counter reached every target above (gp.c
+	 * note 3): the scan loads their slots after it. */
 	flavour_fence_all_readers();
-	if (prev_target == 0 || !gp_poll_target(prev_target, prev_covered))
-		(void)gp_poll_target(s->target, s->covered);
+	floor = gp_poll_floor();
+	for (unsigned i = 0; i < RETIRE_SEALED; i++) {
+		unsigned a = (newest + RETIRE_SEALED - i) % RETIRE_SEALED;
+
+		if (s->advances[a].target != 0 && s->advances[a].target <= floor) {
+			gp_poll_covered(s->advances[a].covered);
+			break;
+		}
+	}
 	retire_run_done(s);
 }
 
@@ -169,7 +197,7 @@ static void retire_seal(struct retire_state *s)
 			retire_hand_over(s, retire_drop_oldest(s));
 	}
 	b = &s->sealed[(s->sealed_head + s->sealed_count) % RETIRE_SEALED];
-	b->first = retire_take_open(s);
+	b->first = retire_take_open();
 	b->ticket = gp_ticket_take();
 	s->sealed_count++;
 	retire_poll(s);
@@ -186,18 +214,17 @@ void retire_queue(struct rcu_head *head, void (*func)(struct rcu_head *head))
 		s->handed_over = true;
 		return;
 	}
-	if (s->open_tail == NULL)
-		s->open_tail = &s->open_first;
 	head->func = func;
-	head->next = NULL;
-	*s->open_tail = head;
-	s->open_tail = &head->next;
-	if (++s->open_count < RETIRE_BATCH || s->running)
+	head->next = self_open.first;
+	self_open.first = head;
+	self_open.count++;
+	retire_set_limit(s);
+	if (self_open.count < RETIRE_BATCH || s->running)
 		return;
 	retire_seal(s);
 	/* Callbacks that retired more while running may have filled the
 	 * open batch again; one more seal keeps it bounded. */
-	if (s->open_count >= RETIRE_BATCH)
+	if (self_open.count >= RETIRE_BATCH)
 		retire_seal(s);
 }
 
@@ -212,7 +239,7 @@ void retire_barrier(void)
 	gp_synchronize_rcu();
 	while (s->sealed_count > 0)
 		retire_run_chain(s, retire_drop_oldest(s));
-	open = retire_take_open(s);
+	open = retire_take_open();
 	retire_run_chain(s, open);
 	if (s->handed_over) {
 		s->handed_over = false;
@@ -224,13 +251,15 @@ void retire_thread_exit(void)
 {
 	struct retire_state *s = &self_retire;
 
+	/* From now on every call comes to the library (retire_queue()). */
+	self_open.limit = 0;
 	if (rcu_mutant(RCU_MUTANT_EXIT_DROPS_PENDING)) {
 		s->sealed_count = 0;
-		(void)retire_take_open(s);
+		(void)retire_take_open();
 		return;
 	}
 	while (s->sealed_count > 0)
 		retire_hand_over(s, retire_drop_oldest(s));
-	retire_hand_over(s, retire_take_open(s));
+	retire_hand_over(s, retire_take_open());
 	s->handed_over = false;
 }

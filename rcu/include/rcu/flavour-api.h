@@ -21,6 +21,33 @@
 #include <rcu/reader.h>
 
 /*
+ * The calling thread's filling batch of rcu_retire() (src/retire.c), in
+ * thread-local storage per flavour (rcu_memb_retire_ ...): the inline
+ * rcu_retire() pushes onto it while count + 1 < limit and calls the
+ * library for the rest (a thread's first call, the call that fills the
+ * batch, a retired callback's own call: the library keeps limit at 0
+ * then). Only the owner thread touches it. Not an API.
+ */
+struct rcu_retire_ {
+	struct rcu_head *first;
+	unsigned long count;
+	unsigned long limit;
+};
+
+/* The inline rcu_retire(): whether head went onto r's batch. */
+static inline bool rcu_retire_push_(struct rcu_retire_ *r, struct rcu_head *head,
+				    void (*func)(struct rcu_head *head))
+{
+	if (r->count + 1 >= r->limit)
+		return false;
+	head->func = func;
+	head->next = r->first;
+	r->first = head;
+	r->count++;
+	return true;
+}
+
+/*
  * The exported state the inline fast paths touch (rcu/reader.h) and the
  * exported functions of every flavour: the flavour's ops are these, plus,
  * for QSBR, the quiescent-state functions its header declares itself. Then
@@ -32,6 +59,8 @@
 	extern RCU_API RCU_THREAD_LOCAL_ struct rcu_reader_ fl##_reader_	\
 		RCU_TLS_MODEL_;						\
 	extern RCU_API struct rcu_gp_ fl##_gp_;				\
+	extern RCU_API RCU_THREAD_LOCAL_ struct rcu_retire_ fl##_retire_	\
+		RCU_TLS_MODEL_;						\
 	RCU_API void fl##_register_thread(void);			\
 	RCU_API void fl##_unregister_thread(void);			\
 	RCU_API void fl##_read_lock(void);				\
@@ -77,7 +106,10 @@
 	{ fl##_barrier(); }						\
 	static inline void rcu_retire(struct rcu_head *head,		\
 				      void (*func)(struct rcu_head *head)) \
-	{ fl##_retire(head, func); }					\
+	{								\
+		if (!rcu_retire_push_(&fl##_retire_, head, func))	\
+			fl##_retire(head, func);			\
+	}								\
 	static inline void rcu_retire_barrier(void)			\
 	{ fl##_retire_barrier(); }					\
 	static inline struct rcu_poll_cookie rcu_poll_start(void)	\
