@@ -16,8 +16,8 @@
 #include "rcu_test.h"
 
 #define CALL_SECONDS 10.0
-/* Enough for several batches of every flavour (memb's are 512). */
-#define RETIRES 6000
+/* Enough for several batches of every flavour (memb's are 2048). */
+#define RETIRES 20000
 
 struct tracked {
 	struct rcu_head head;

@@ -47,8 +47,8 @@
 
 #define NR_SLOTS 4
 #define NR_READERS 4
-/* Room for the retire writer's bound (9 batches of up to 512) too. */
-#define POOL_SIZE 8192
+/* Room for the retire writer's bound (9 batches of up to 2048) too. */
+#define POOL_SIZE 32768
 /* Callbacks a call_rcu writer may have queued and not yet run; beyond it
  * the writer waits in rcu_barrier(). Keeps the pool from running dry. */
 #define CALL_QUOTA 256
