@@ -24,7 +24,8 @@
  * The includer defines NR (2: the drainer is written for two readers),
  * GP_INIT, GP_STEP and fence_all_readers(). Mutants of the updater, named
  * in the includers' headers: MUTANT_NO_GP_FENCE, MUTANT_NO_SLEEP_FENCE,
- * MUTANT_NO_RESCAN.
+ * MUTANT_NO_RESCAN. With -DPOLL the updater below gives way to poll.pml's
+ * polled grace periods (rcu_retire()), against the same readers.
  */
 
 #define POISON	2
@@ -190,6 +191,10 @@ inline wait_for_readers(pending, target, i, c)
 	od
 }
 
+#ifdef POLL
+/* The updater and a second thread poll instead (rcu_retire()). */
+#include "poll.pml"
+#else
 /* The updater: unpublish, synchronize_rcu(), free. */
 active proctype updater()
 {
@@ -209,6 +214,7 @@ active proctype updater()
 	gp_done = 1;
 	W_STORE(wb_obj_full, obj, wb_obj_val, POISON)
 }
+#endif
 
 #ifdef CHECK_PROGRESS
 /* Progress: under weak fairness, synchronize_rcu() returns. */

@@ -10,7 +10,9 @@
  *   rcu/include/rcu/reader.h  rcu_ctr_read_lock_outermost_(),
  *                           rcu_ctr_read_unlock_(), rcu_ctr_reader_fence_()
  *   rcu/src/memb.c          flavour_fence_all_readers()
- *   rcu/src/gp.c            the updater side, through gp.pml
+ *   rcu/src/gp.c            the updater side, through gp.pml; with -DPOLL,
+ *                           polled grace periods (rcu_retire()) instead,
+ *                           through poll.pml (its own header)
  *   lock:   c = own ctr; if (c & 0xffff) == 0: ctr = load(gp.ctr) + 1,
  *           else ctr = c + 1; then the reader fence.
  *   unlock: c = own ctr; if (c & 0xffff) == 1: ctr = 0 (release), reader
@@ -71,10 +73,15 @@
 #define GP_INIT	STEP
 #define GP_STEP	STEP
 
+/* flavour_fence_all_readers() is membarrier() (poll.pml asks too). */
+#ifndef FENCE_MODE
+#define MEMBARRIER
+#endif
+
 inline fence_all_readers()
 {
 	w_drain_all();
-#ifndef FENCE_MODE
+#ifdef MEMBARRIER
 	r_drain(0);
 	r_drain(1);
 #endif

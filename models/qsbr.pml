@@ -8,7 +8,9 @@
  *                           rcu_qsbr_thread_online_inline_()
  *   rcu/src/qsbr.c          flavour_fence_all_readers(): a
  *                           seq_cst fence on the updater only
- *   rcu/src/gp.c            the updater side, through gp.pml
+ *   rcu/src/gp.c            the updater side, through gp.pml; with -DPOLL,
+ *                           polled grace periods (rcu_retire()) instead,
+ *                           through poll.pml (its own header)
  *
  * Abstractions: the counter starts at 1 and steps by 1 (gp.c steps by
  * RCU_GP_STEP_; a QSBR slot holds no nesting bits, so that is the same); one
