@@ -59,11 +59,14 @@
  *     and waking for it made the updater fence and rescan once per section
  *     ended (a hundred times a grace period with two busy readers).
  *
- *  6. Sharing. Callers take a ticket under gp_req_mutex; the caller that runs
- *     a grace period reads the newest ticket under that mutex before it
- *     increments the counter, so every ticket it covers was taken (and the
- *     caller's unlinks done) before the increment, by mutex happens-before.
- *     A caller whose ticket is already covered by gp_completed returns.
+ *  6. Sharing. Callers take a ticket with a release fetch_add on
+ *     gp_requested; the caller that runs a grace period loads the newest
+ *     ticket with acquire before it increments the counter. Every increment
+ *     of gp_requested is a read-modify-write, so that load synchronizes
+ *     with every ticket up to the one it reads (a release sequence): every
+ *     ticket it covers was taken, and its caller's unlinks done, before the
+ *     increment. A caller whose ticket is already covered by gp_completed
+ *     returns.
  *
  *  7. Polling (poll.c). A ticket is also the cookie of rcu_poll_start(),
  *     taken without waiting; gp_ticket_done() says whether a grace period
@@ -240,7 +243,7 @@ static void gp_completed_raise(uint64_t covered)
 
 bool gp_ticket_done(uint64_t ticket)
 {
-	/* Acquire: pairs with the release store in gp_synchronize(); the
+	/* Acquire: pairs with the release CAS in gp_completed_raise(); the
 	 * readers the covering grace period waited for are gone (note 7). */
 	return rcu_atomic_load(&gp_completed, memory_order_acquire) >= ticket;
 }

@@ -60,8 +60,11 @@
  *   Of the poll's add and the remover's load of the count, the seq_cst
  *   order puts one first: if the add, the remover waits for the poll's
  *   release decrement (acquire); if the load, the poll sees the flag (or
- *   the slot already cleared) and never reads the reader. The remover
- *   waits only for polls already running, which scan a bounded table.
+ *   the slot already cleared) and never reads the reader. A poll looks at
+ *   the flag before it adds itself too, so while a remover waits, new polls
+ *   stay off the count (but for those that passed that first look just
+ *   before the flag rose): the remover waits for polls already running,
+ *   each scanning a bounded table, and the few that back out at once.
  *
  * The exit key: a thread that exits still registered would leave its
  * (freed) TLS on a list; the key's value is non-NULL exactly while the
@@ -205,6 +208,10 @@ uint64_t registry_poll_floor(void)
 	uint64_t floor = UINT64_MAX;
 	bool skipped = false;
 
+	/* Relaxed: only keeps new polls off the count while a remover waits
+	 * (the seq_cst load below decides). */
+	if (rcu_atomic_load(&registry_poll_pending, memory_order_relaxed) != 0)
+		return 0;
 	/* Seq_cst: see the top comment (paired with registry_slot_release()). */
 	rcu_atomic_add(&registry_poll_active, 1, memory_order_seq_cst);
 	/* Seq_cst: the flag (top comment); the unslotted count and bp's
