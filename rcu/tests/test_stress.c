@@ -357,6 +357,18 @@ static void *writer_run(void *arg)
 		if (registered)
 			reader_quiescent();
 	}
+	if (kind == W_XCHG_RETIRE) {
+		/* One last update, so that this writer leaves with a callback
+		 * pending, which unregistering must hand to the worker. */
+		while ((o = pool_get()) == NULL) {
+			rcu_retire_barrier();
+			sched_yield();
+		}
+		old = rcu_xchg_pointer(&slots[3], o);
+		retire(old);
+		rcu_retire(&old->head, pool_put_retire_cb);
+		rcu_atomic_add(&st.updates[kind], 1, memory_order_relaxed);
+	}
 	if (registered)
 		rcu_unregister_thread();
 	return NULL;
