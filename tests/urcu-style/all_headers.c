@@ -182,6 +182,8 @@
 /* And the short names undone. */
 #include <urcu/map/clear.h>
 
+/* (The same test as in flavours_side_by_side.c: `defined` cannot come out of a macro, so
+ * the list is written at each place.) */
 #if defined(rcu_read_lock) || defined(rcu_read_unlock) || defined(rcu_read_ongoing) || \
 	defined(rcu_register_thread) || defined(rcu_unregister_thread) || \
 	defined(synchronize_rcu) || defined(call_rcu) || defined(rcu_barrier) || \

@@ -51,6 +51,8 @@
 #include <time.h>
 
 /* No URCU_API_MAP: each flavour header undid the short names. */
+/* (The same test as in all_headers.c: `defined` cannot come out of a macro, so
+ * the list is written at each place.) */
 #if defined(rcu_read_lock) || defined(rcu_read_unlock) || defined(rcu_read_ongoing) || \
 	defined(rcu_register_thread) || defined(rcu_unregister_thread) || \
 	defined(synchronize_rcu) || defined(call_rcu) || defined(rcu_barrier) || \
