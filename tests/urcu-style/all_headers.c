@@ -21,8 +21,8 @@
  *
  * Against liburcu, meson defines TEST_LIBURCU, and TEST_LIBURCU_LACKS_014
  * or TEST_LIBURCU_LACKS_015 where the installed liburcu is older (0.13:
- * both): the headers those releases added are left out, as is the layer's
- * own <urcu/lfht-flavour-api.h>, and liburcu's
+ * both): the headers those releases added are left out, as are the layer's
+ * own <urcu/lfht-flavour-api.h> and <urcu/lfht-flavour-end.h>, and liburcu's
  * per-architecture files (its internals, each for the target it names,
  * which do not build elsewhere) are included for this target only; the
  * layer's are each <urcu/arch.h> or <urcu/uatomic.h>, for any target.
@@ -89,9 +89,11 @@
 #endif
 #endif
 
-/* The layer's own, not a liburcu header. */
+/* The layer's own, not liburcu headers (the second ends every flavour
+ * header; read here again it adds nothing, the flavours being in). */
 #ifndef TEST_LIBURCU
 #include <urcu/lfht-flavour-api.h>
+#include <urcu/lfht-flavour-end.h>
 #endif
 
 /* The per-architecture files. */

@@ -9,8 +9,11 @@
  * polling pair _start_poll_synchronize_rcu() and
  * _poll_state_synchronize_rcu() (liburcu 0.14), and the fork hooks
  * _before_fork(), _after_fork_parent(), _after_fork_child(), as static
- * inlines over lfht's rcu_memb_* (<rcu/memb-prefixed.h>). No short name is
- * defined here: the flavour's map (<urcu/map/urcu-memb.h>) does that.
+ * inlines over lfht's rcu_memb_* (<rcu/memb-prefixed.h>); and the
+ * quiescent-state names of the flavours without quiescent states
+ * (LFHT_URCU_NO_QUIESCENT_API_) and every flavour's _LGPL_SOURCE forms of
+ * them (LFHT_URCU_QUIESCENT_LGPL_API_). No short name is defined here: the
+ * flavour's map (<urcu/map/urcu-memb.h>) does that.
  *
  * Differs from liburcu: the _LGPL_SOURCE forms exist whether or not
  * _LGPL_SOURCE is defined (everything is inline); the fork hooks do
@@ -57,5 +60,23 @@ typedef char lfht_urcu_poll_id_fits_[sizeof(unsigned long) >= sizeof(uint64_t) ?
 	static inline void u##_before_fork(void) { }			\
 	static inline void u##_after_fork_parent(void) { }		\
 	static inline void u##_after_fork_child(void) { }
+
+/*
+ * memb, mb and bp: init (lfht initialises the flavour before main) and the
+ * quiescent-state names, no-ops as in liburcu (their readers need no
+ * quiescent states). QSBR defines its own three instead.
+ */
+#define LFHT_URCU_NO_QUIESCENT_API_(u)					\
+	static inline void u##_init(void) { }				\
+	static inline void u##_quiescent_state(void) { }		\
+	static inline void u##_thread_offline(void) { }			\
+	static inline void u##_thread_online(void) { }
+
+/* The _LGPL_SOURCE forms of a flavour's three quiescent-state names, after
+ * those are defined. */
+#define LFHT_URCU_QUIESCENT_LGPL_API_(u)					\
+	static inline void _##u##_quiescent_state(void) { u##_quiescent_state(); } \
+	static inline void _##u##_thread_offline(void) { u##_thread_offline(); } \
+	static inline void _##u##_thread_online(void) { u##_thread_online(); }
 
 #endif /* LFHT_URCU_LFHT_FLAVOUR_API_H */

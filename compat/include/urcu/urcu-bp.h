@@ -49,15 +49,8 @@ extern "C" {
 
 LFHT_URCU_FLAVOUR_API_(urcu_bp, rcu_bp)
 
-/* lfht initialises the flavour before main. */
-static inline void urcu_bp_init(void) { }
-/* bp readers need no quiescent states: no-ops, as in liburcu. */
-static inline void urcu_bp_quiescent_state(void) { }
-static inline void urcu_bp_thread_offline(void) { }
-static inline void urcu_bp_thread_online(void) { }
-static inline void _urcu_bp_quiescent_state(void) { urcu_bp_quiescent_state(); }
-static inline void _urcu_bp_thread_offline(void) { urcu_bp_thread_offline(); }
-static inline void _urcu_bp_thread_online(void) { urcu_bp_thread_online(); }
+LFHT_URCU_NO_QUIESCENT_API_(urcu_bp)
+LFHT_URCU_QUIESCENT_LGPL_API_(urcu_bp)
 
 /* liburcu-bp's names of the pointer operations (<urcu/pointer.h>). */
 #define urcu_bp_dereference		rcu_dereference
@@ -73,21 +66,10 @@ static inline void _urcu_bp_thread_online(void) { urcu_bp_thread_online(); }
 }
 #endif
 
-/* What a unit's first flavour header brings: the call_rcu, defer and
- * flavour-object names of this flavour (each file emits them once). */
+/* The names a unit's first flavour header brings, then the short names
+ * undone unless URCU_API_MAP. */
 #define LFHT_URCU_NAME_(name)	urcu_bp_##name
 #define LFHT_URCU_LFHT_(name)	rcu_bp_##name
-#include <urcu/call-rcu.h>
-#include <urcu/defer.h>
-#include <urcu/flavor.h>
-#ifdef LFHT_URCU_RCULFHASH_H
-#include <urcu/rculfhash.h>	/* cds_lfht_new(), under URCU_API_MAP */
-#endif
-#undef LFHT_URCU_NAME_
-#undef LFHT_URCU_LFHT_
-
-#ifndef URCU_API_MAP
-#include <urcu/map/clear.h>
-#endif
+#include <urcu/lfht-flavour-end.h>
 
 #endif /* LFHT_URCU_URCU_BP_H */

@@ -49,35 +49,17 @@ extern "C" {
 
 LFHT_URCU_FLAVOUR_API_(urcu_memb, rcu_memb)
 
-/* lfht initialises the flavour before main. */
-static inline void urcu_memb_init(void) { }
-/* memb readers need no quiescent states: no-ops, as in liburcu. */
-static inline void urcu_memb_quiescent_state(void) { }
-static inline void urcu_memb_thread_offline(void) { }
-static inline void urcu_memb_thread_online(void) { }
-static inline void _urcu_memb_quiescent_state(void) { urcu_memb_quiescent_state(); }
-static inline void _urcu_memb_thread_offline(void) { urcu_memb_thread_offline(); }
-static inline void _urcu_memb_thread_online(void) { urcu_memb_thread_online(); }
+LFHT_URCU_NO_QUIESCENT_API_(urcu_memb)
+LFHT_URCU_QUIESCENT_LGPL_API_(urcu_memb)
 
 #ifdef __cplusplus
 }
 #endif
 
-/* What a unit's first flavour header brings: the call_rcu, defer and
- * flavour-object names of this flavour (each file emits them once). */
+/* The names a unit's first flavour header brings, then the short names
+ * undone unless URCU_API_MAP. */
 #define LFHT_URCU_NAME_(name)	urcu_memb_##name
 #define LFHT_URCU_LFHT_(name)	rcu_memb_##name
-#include <urcu/call-rcu.h>
-#include <urcu/defer.h>
-#include <urcu/flavor.h>
-#ifdef LFHT_URCU_RCULFHASH_H
-#include <urcu/rculfhash.h>	/* cds_lfht_new(), under URCU_API_MAP */
-#endif
-#undef LFHT_URCU_NAME_
-#undef LFHT_URCU_LFHT_
-
-#ifndef URCU_API_MAP
-#include <urcu/map/clear.h>
-#endif
+#include <urcu/lfht-flavour-end.h>
 
 #endif /* LFHT_URCU_URCU_MEMB_H */

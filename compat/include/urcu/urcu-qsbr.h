@@ -66,29 +66,16 @@ static inline void urcu_qsbr_thread_online(void)
 	rcu_qsbr_check_outside_("rcu_thread_online");
 	rcu_qsbr_thread_online_inline_();
 }
-static inline void _urcu_qsbr_quiescent_state(void) { urcu_qsbr_quiescent_state(); }
-static inline void _urcu_qsbr_thread_offline(void) { urcu_qsbr_thread_offline(); }
-static inline void _urcu_qsbr_thread_online(void) { urcu_qsbr_thread_online(); }
+LFHT_URCU_QUIESCENT_LGPL_API_(urcu_qsbr)
 
 #ifdef __cplusplus
 }
 #endif
 
-/* What a unit's first flavour header brings: the call_rcu, defer and
- * flavour-object names of this flavour (each file emits them once). */
+/* The names a unit's first flavour header brings, then the short names
+ * undone unless URCU_API_MAP. */
 #define LFHT_URCU_NAME_(name)	urcu_qsbr_##name
 #define LFHT_URCU_LFHT_(name)	rcu_qsbr_##name
-#include <urcu/call-rcu.h>
-#include <urcu/defer.h>
-#include <urcu/flavor.h>
-#ifdef LFHT_URCU_RCULFHASH_H
-#include <urcu/rculfhash.h>	/* cds_lfht_new(), under URCU_API_MAP */
-#endif
-#undef LFHT_URCU_NAME_
-#undef LFHT_URCU_LFHT_
-
-#ifndef URCU_API_MAP
-#include <urcu/map/clear.h>
-#endif
+#include <urcu/lfht-flavour-end.h>
 
 #endif /* LFHT_URCU_URCU_QSBR_H */
