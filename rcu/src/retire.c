@@ -8,10 +8,9 @@
  * onto, rcu/flavour-api.h; this file sets its limit: RETIRE_BATCH on a
  * registered thread outside its own callbacks, else 0, so that every
  * other call comes here), and (self_retire, static TLS) up to
- * RETIRE_SEALED sealed batches, each with
- * the grace-period ticket taken when it was sealed, oldest first; and the
- * thread's last RETIRE_SEALED counter increments (each its target, with the
- * newest ticket it covers).
+ * RETIRE_SEALED sealed batches, each with the grace-period ticket taken
+ * when it was sealed, oldest first, and the thread's last RETIRE_SEALED
+ * counter increments (each its target, with the newest ticket it covers).
  *
  * Invariants: only the owner thread touches its state; callbacks within a
  * batch run in no particular order, batches oldest first. A sealed batch's
@@ -45,8 +44,6 @@
  * rcu_barrier()), registry.c (registered).
  */
 #define _GNU_SOURCE
-#include <stddef.h>
-
 #include "internal.h"
 
 /*
@@ -231,7 +228,6 @@ void retire_queue(struct rcu_head *head, void (*func)(struct rcu_head *head))
 void retire_barrier(void)
 {
 	struct retire_state *s = &self_retire;
-	struct rcu_head *open;
 
 	rcu_check_outside_section_("rcu_retire_barrier");
 	rcu_check_(s->running, "rcu_retire_barrier", "called from a retired callback");
@@ -239,8 +235,7 @@ void retire_barrier(void)
 	gp_synchronize_rcu();
 	while (s->sealed_count > 0)
 		retire_run_chain(s, retire_drop_oldest(s));
-	open = retire_take_open();
-	retire_run_chain(s, open);
+	retire_run_chain(s, retire_take_open());
 	if (s->handed_over) {
 		s->handed_over = false;
 		call_rcu_barrier();
