@@ -86,8 +86,16 @@ QUEUE_WORKLOADS = {
     'lfs-all': 'lock-free stack: cds_lfs_push / cds_lfs_pop_all_blocking and a walk',
     'lfq': 'RCU queue: cds_lfq_enqueue_rcu / cds_lfq_dequeue_rcu in read-side sections, '
            'nodes malloc\'d by the producers and freed through call_rcu',
+    'defer': 'deferred frees: writers rcu_xchg_pointer a fresh object into one of 1024 slots '
+             'and defer_rcu(free) the old one, readers check the object in a slot',
 }
-QUEUE_FLAVOURS = {'lfq': ['memb', 'qsbr']}
+# The flavours a workload runs in (default memb). defer: memb only, as
+# liburcu's QSBR defer_rcu() deadlocks in this shape (a writer whose queue
+# is full waits for a grace period while the other, online, waits on the
+# defer mutex that liburcu's defer thread holds).
+QUEUE_FLAVOURS = {'lfq': ['memb', 'qsbr'], 'defer': ['memb']}
+# The rows a workload's run gives: (metric, row label); default: its mops.
+QUEUE_METRICS = {'defer': [('mops', 'defer writes'), ('reads_mops', 'defer reads')]}
 QUEUE_THREADS = [1, 2]
 
 
@@ -121,26 +129,29 @@ def queue_section(o, b):
                 if err:
                     errors.append(err)
                 per[impl].append(res)
-                if res and 'mops' in res:
-                    b.rows.append((impl, 'queue:' + w, '-', '%d+%d' % (t, t), r, 'mops',
-                                   float(res['mops'])))
+                for metric, _ in QUEUE_METRICS.get(w, [('mops', w)]):
+                    if res and metric in res:
+                        b.rows.append((impl, 'queue:' + w, '-', '%d+%d' % (t, t), r, metric,
+                                       float(res[metric])))
         ours, ref, lgpl = 'ours-' + fl, 'urcu-' + fl, 'urcu-%s-lgpl' % fl
-        row = [w, '%d+%d' % (t, t), fl if w in QUEUE_FLAVOURS else '-']
-        for i in (ours, ref, lgpl):
-            v = Bench.values(per, i, 'mops')
-            row.append('%.2f' % statistics.median(v) if v else '-')
-            if i == ours:
-                continue
-            rs = Bench.ratios(per, ours, i, 'mops')
-            if rs and statistics.median(rs) < 1.0:
-                slow.append('  %s %d+%d %s: ours/%s %s' % (w, t, t, fl, i, fmt_ratio(rs)))
-            row.append(fmt_ratio(rs))
-        rows.append(row)
+        for metric, label in QUEUE_METRICS.get(w, [('mops', w)]):
+            row = [label, '%d+%d' % (t, t), fl if w in QUEUE_FLAVOURS else '-']
+            for i in (ours, ref, lgpl):
+                v = Bench.values(per, i, metric)
+                row.append('%.2f' % statistics.median(v) if v else '-')
+                if i == ours:
+                    continue
+                rs = Bench.ratios(per, ours, i, metric)
+                if rs and statistics.median(rs) < 1.0:
+                    slow.append('  %s %d+%d %s: ours/%s %s' % (label, t, t, fl, i, fmt_ratio(rs)))
+                row.append(fmt_ratio(rs))
+            rows.append(row)
     progress('done: %d queue configurations' % len(plan), done=True)
     lines = textwrap.wrap('Queues and stacks (median of %d interleaved runs of %.2f s; M/s: '
                           'millions of items through the structure per second, each one push '
-                          'and one pop; thr: producers+consumers; ratio per adjacent pair of '
-                          'runs, higher is better)' % (o.repeats, o.seconds), 100,
+                          'and one pop (defer: writes, each one defer_rcu(), and reads); thr: '
+                          'producers+consumers (defer: writers+readers); ratio per adjacent pair '
+                          'of runs, higher is better)' % (o.repeats, o.seconds), 100,
                           subsequent_indent=' ')
     gone = [i for i in QUEUE_IMPLS if i not in have]
     if gone:
@@ -170,6 +181,10 @@ def queue_smoke(o):
         impl = name[len(QUEUE_PREFIX):]
         EXE_PATHS[queue_key(impl)] = os.path.abspath(path)
         for w in QUEUE_WORKLOADS:
+            if w in QUEUE_FLAVOURS and not any(impl.startswith(side + '-' + fl)
+                                               for side in ('ours', 'urcu')
+                                               for fl in QUEUE_FLAVOURS[w]):
+                continue
             res, err = run_one(queue_key(impl), ['--workload', w, '--threads', '2',
                                                  '--seconds', '0.05'], 50)
             try:

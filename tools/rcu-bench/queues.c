@@ -18,12 +18,19 @@
  *                 lfq       cds_lfq_enqueue_rcu / cds_lfq_dequeue_rcu, each
  *                           in a read-side section; producers malloc each
  *                           node, consumers free it through call_rcu
+ *                 defer     not a queue: liburcu's deferred frees. The
+ *                           producers are writers that rcu_xchg_pointer()
+ *                           a fresh malloc'd object into one of 1024 slots
+ *                           and defer_rcu(free) the old one; the consumers
+ *                           are readers that check the canary of the
+ *                           object in a slot, each in a read-side section
  *   --threads T   T producers and T consumers
  *   --seconds S   length of the timed run
  *
  * Result: mops = items through the structure per second, in millions
  * (each one push or enqueue and one pop or dequeue), counted by the
- * consumers while the run lasts.
+ * consumers while the run lasts; for defer, mops = writes (each one
+ * defer_rcu()) and reads_mops = reads per second, in millions.
  *
  * Nodes: for every workload but lfq, each producer owns a pool of items
  * and pushes one again only after a consumer handed it back (the item's
@@ -50,6 +57,7 @@
 #else
 #include <urcu.h>
 #endif
+#include <urcu/defer.h>
 #include <urcu/lfstack.h>
 #include <urcu/rculfqueue.h>
 #include <urcu/wfcqueue.h>
@@ -67,11 +75,11 @@ static inline void qb_offline(void) { }
 static inline void qb_online(void) { }
 #endif
 
-enum { POOL = 4096, MAX_THREADS = 8, LFQ_IN_FLIGHT = 1 << 16 };
+enum { POOL = 4096, MAX_THREADS = 8, LFQ_IN_FLIGHT = 1 << 16, DEFER_SLOTS = 1024 };
 
-enum workload { W_WFCQ, W_WFS, W_WFS_ALL, W_LFS, W_LFS_ALL, W_LFQ };
+enum workload { W_WFCQ, W_WFS, W_WFS_ALL, W_LFS, W_LFS_ALL, W_LFQ, W_DEFER };
 static const char *const workload_names[] = { "wfcq", "wfs", "wfs-all", "lfs", "lfs-all",
-					      "lfq" };
+					      "lfq", "defer" };
 
 /* One pooled item: a node of each structure (one is used per run) and
  * whether it is in the structure. */
@@ -463,6 +471,96 @@ static void *lfq_consumer(void *arg)
 	return NULL;
 }
 
+/* ---- defer: writers defer_rcu() what they replace, readers check ------- */
+
+#define DEFER_CANARY 0x5afe0b1ec7UL
+
+struct defer_obj {
+	unsigned long canary;
+};
+
+static struct defer_obj *defer_slots[DEFER_SLOTS];
+static atomic_ulong defer_bad;	/* reads that found a poisoned object */
+
+/* A slot for the next step: xorshift, per thread. */
+static unsigned defer_next_slot(unsigned long *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return (unsigned)(*state % DEFER_SLOTS);
+}
+
+static struct defer_obj *defer_obj_new(void)
+{
+	struct defer_obj *o = malloc(sizeof(*o));
+
+	if (!o)
+		abort();
+	o->canary = DEFER_CANARY;
+	return o;
+}
+
+/* The deferred free: poisons first, so a reader that still held it
+ * would count it in defer_bad. */
+static void defer_obj_free(void *p)
+{
+	struct defer_obj *o = p;
+
+	o->canary = 0;
+	free(o);
+}
+
+static void *defer_writer(void *arg)
+{
+	unsigned id = (unsigned)(uintptr_t)arg;
+	unsigned long n = 0, state = 0x9e3779b97f4a7c15UL * (id + 1);
+
+	pin(id);
+	rcu_register_thread();
+	if (rcu_defer_register_thread())
+		abort();
+	wait_for_go();
+	while (!stopped()) {
+		struct defer_obj *old =
+			rcu_xchg_pointer(&defer_slots[defer_next_slot(&state)], defer_obj_new());
+
+		defer_rcu(defer_obj_free, old);
+		if (++n % 64 == 0)
+			qb_quiescent();
+	}
+	/* Relaxed: read after the threads are joined. */
+	atomic_store_explicit(&prod[id].pushed, n, memory_order_relaxed);
+	rcu_defer_unregister_thread();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *defer_reader(void *arg)
+{
+	unsigned id = (unsigned)(uintptr_t)arg;
+	unsigned long n = 0, bad = 0, state = 0xc2b2ae3d27d4eb4fUL * (id + 1);
+
+	pin(id + 1);
+	rcu_register_thread();
+	wait_for_go();
+	while (!stopped()) {
+		struct defer_obj *o;
+
+		rcu_read_lock();
+		o = rcu_dereference(defer_slots[defer_next_slot(&state)]);
+		bad += o->canary != DEFER_CANARY;
+		rcu_read_unlock();
+		if (++n % 256 == 0)
+			qb_quiescent();
+	}
+	/* Relaxed: read after the threads are joined. */
+	atomic_store_explicit(&cons[id].popped, n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&defer_bad, bad, memory_order_relaxed);
+	rcu_unregister_thread();
+	return NULL;
+}
+
 static void setup(void)
 {
 	switch (wl) {
@@ -479,6 +577,10 @@ static void setup(void)
 		break;
 	case W_LFQ:
 		cds_lfq_init_rcu(&lfq, call_rcu);
+		return;
+	case W_DEFER:
+		for (unsigned i = 0; i < DEFER_SLOTS; i++)
+			defer_slots[i] = defer_obj_new();
 		return;
 	}
 	for (unsigned t = 0; t < nthreads; t++) {
@@ -513,6 +615,11 @@ static int teardown(void)
 	case W_LFQ:
 		bad = cds_lfq_destroy_rcu(&lfq) != 0;
 		return bad;
+	case W_DEFER:
+		for (unsigned i = 0; i < DEFER_SLOTS; i++)
+			free(defer_slots[i]);
+		/* Relaxed: the threads are joined. */
+		return atomic_load_explicit(&defer_bad, memory_order_relaxed) != 0;
 	}
 	for (unsigned t = 0; t < nthreads; t++) {
 		for (unsigned i = 0; i < POOL; i++)
@@ -525,7 +632,7 @@ static int teardown(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: queue-bench-%s [--workload wfcq|wfs|wfs-all|lfs|lfs-all|lfq]"
+	fprintf(stderr, "usage: queue-bench-%s [--workload wfcq|wfs|wfs-all|lfs|lfs-all|lfq|defer]"
 			" [--threads T] [--seconds S] | --info\n", QB_IMPL);
 	return 2;
 }
@@ -573,8 +680,13 @@ int main(int argc, char **argv)
 	for (unsigned t = 0; t < nthreads; t++) {
 		void *arg = (void *)(uintptr_t)t;
 
-		if (pthread_create(&conss[t], NULL, wl == W_LFQ ? lfq_consumer : consumer, arg) ||
-		    pthread_create(&prods[t], NULL, wl == W_LFQ ? lfq_producer : producer, arg))
+		void *(*cons_fn)(void *) = wl == W_LFQ ? lfq_consumer
+					   : wl == W_DEFER ? defer_reader : consumer;
+		void *(*prod_fn)(void *) = wl == W_LFQ ? lfq_producer
+					   : wl == W_DEFER ? defer_writer : producer;
+
+		if (pthread_create(&conss[t], NULL, cons_fn, arg) ||
+		    pthread_create(&prods[t], NULL, prod_fn, arg))
 			abort();
 	}
 	/* Relaxed: start and stop signals only (see wait_for_go()). */
@@ -597,12 +709,32 @@ int main(int argc, char **argv)
 	qb_online();
 	if (wl == W_LFQ)
 		rcu_barrier();	/* every item freed */
+	if (wl == W_DEFER) {
+		rcu_defer_barrier();	/* every replaced object freed */
+		rcu_barrier();
+	}
 	for (unsigned t = 0; t < nthreads; t++) {
 		/* Relaxed: the threads are joined. */
 		pushed += atomic_load_explicit(&prod[t].pushed, memory_order_relaxed);
 		popped += atomic_load_explicit(&cons[t].popped, memory_order_relaxed);
 		drained += atomic_load_explicit(&cons[t].drained, memory_order_relaxed);
 		sum += sums[t];
+	}
+	if (wl == W_DEFER) {
+		unsigned long writes = pushed;
+
+		if (teardown() || !writes || !popped) {
+			fprintf(stderr, "queue-bench-%s: defer: %lu writes, %lu reads, %lu reads"
+					" of a freed object\n", QB_IMPL, writes, popped,
+				/* Relaxed: the threads are joined. */
+				atomic_load_explicit(&defer_bad, memory_order_relaxed));
+			return 1;
+		}
+		rcu_unregister_thread();
+		printf("RESULT impl=%s workload=defer threads=%u mops=%.4g reads_mops=%.4g\n",
+		       QB_IMPL, nthreads, (double)writes / (t1 - t0) / 1e6,
+		       (double)popped / (t1 - t0) / 1e6);
+		return 0;
 	}
 	for (unsigned t = 0; t < nthreads; t++)
 		want += (unsigned long)t * atomic_load_explicit(&prod[t].pushed,
