@@ -246,6 +246,7 @@ struct bench_table *new_table(const struct options *o, unsigned long init, int a
 void finish(struct bench_table *bt, int cleanup);
 unsigned long fill_keys(struct bench_table *bt, unsigned long n);
 void growth_settled(struct bench_table *bt);
+double cpu_seconds(void);
 long heap_in_use(void);
 long heap_settled(void);
 long rss_bytes(void);

@@ -198,6 +198,7 @@ TARGETS = [
     ('lookups 2^22, 2 threads', ('read', K22, 2), 'lookups_per_s', 'ck', 1.2),
     ('fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'urcu', 1.7),
     ('fill 2^20 from 1 bucket', ('fill', K20, 1), 'inserts_per_s', 'ck', 1.0),
+    ('fill 2^20 from 1 bucket, CPU', ('fill', K20, 1), 'inserts_per_cpu_s', 'ck', 1.0),
     ('1 reader + 1 writer, reads', ('rw1', K16, 2), 'lookups_per_s', 'urcu', 1.3),
     ('1 reader + 1 writer, updates', ('rw1', K16, 2), 'updates_per_s', 'urcu', 1.3),
     ('1 reader + 1 writer, updates', ('rw1', K16, 2), 'updates_per_s', 'ck', 1.0),
@@ -254,6 +255,10 @@ TARGETS_28 = (
     [('ratio', 'rcu_retire freeing, %d thread%s' % (t, 's' * (t > 1)), ('rcufree', 1, t),
       'callbacks_per_s', 'ck', 1.0) for t in (1, 2)] +
     per_point('ratio', 'fill from 1 bucket,', 'fill', [(K20, 1)], 'inserts_per_s', 'ck', 1.0) +
+    # The same keys over the CPU time of every thread (lfht's resize
+    # worker included) until growth settles: what a fully busy machine sees.
+    per_point('ratio', 'fill from 1 bucket (per CPU-s),', 'fill', [(K20, 1)],
+              'inserts_per_cpu_s', 'ck', 1.0) +
     [('ratio', 'growth under long readers', ('longread', None, None), 'inserts_per_s',
       'urcu', 1.0),
      ('ratio', 'contention: 10 keys, 2 readers + 2 writers, reads', ('hot10', None, None),

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -166,6 +167,18 @@ long heap_in_use(void)
 	struct mallinfo2 mi = mallinfo2();
 
 	return (long)(mi.uordblks + mi.hblkhd);
+}
+
+/* CPU seconds this process has run, every thread (a table's resize
+ * threads and RCU workers included), user and system. */
+double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 /* Resident bytes: sees what the allocator maps outside malloc too (liburcu

@@ -111,7 +111,11 @@ void run_batch(const struct options *o, struct bench_result *r)
  * wall time. Adds (fill) go to a table that starts at one bucket with
  * auto-resize; any other operation to an auto-resizing table filled with
  * the N keys first. Fields: secs, the rate, the count ("inserted" for adds,
- * "deleted" for deletes) and stalled (the bound was hit first).
+ * "deleted" for deletes) and stalled (the bound was hit first). A fill
+ * also gives inserts_per_cpu_s: keys over the CPU time of the whole
+ * process from the start until growth has settled, so that work a table
+ * does on threads of its own (lfht's resize worker, on a CPU the sweep
+ * leaves idle) counts as it does for a user whose CPUs are all busy.
  */
 void run_sweep(const struct options *o, struct bench_result *r)
 {
@@ -120,6 +124,7 @@ void run_sweep(const struct options *o, struct bench_result *r)
 	unsigned n = roles_split(roles, o->threads, o->threads, role_sweep, NULL);
 	struct bench_totals t;
 	unsigned long done;
+	double cpu0;
 
 	if (sh.op == OP_ADD_UNIQUE) {
 		sh.bt = new_table(o, 1, 1);
@@ -130,10 +135,15 @@ void run_sweep(const struct options *o, struct bench_result *r)
 	/* A table whose growth stalls turns every add into a list walk; stop
 	 * after a bound and report the rate reached and the stall. */
 	sh.deadline = bench_now() + FILL_LIMIT_SECONDS;
+	cpu0 = cpu_seconds();
 	t = run_workers(&sh, roles, n, 0);
 	done = sh.op == OP_ADD_UNIQUE ? t.n.inserts : t.n.deletes;
 	result_add(r, "secs", FMT_SECS, t.secs);
 	result_rate(r, o->w->metrics[0].name, done, t.secs);
+	if (sh.op == OP_ADD_UNIQUE) {
+		growth_settled(sh.bt);
+		result_rate(r, "inserts_per_cpu_s", done, cpu_seconds() - cpu0);
+	}
 	result_add(r, sh.op == OP_ADD_UNIQUE ? "inserted" : "deleted", FMT_COUNT, (double)done);
 	result_add(r, "stalled", FMT_COUNT, done < o->keys);
 	finish(sh.bt, o->cleanup && done == o->keys);

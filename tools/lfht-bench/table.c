@@ -43,7 +43,7 @@ const struct bench_workload bench_workloads[] = {
 	  .keys = "fill", .threads = "list", .roles = "T", .report = "throughput",
 	  .smoke_keys = 4096,
 	  .needs = { NEED_GROW }, .op = OP_ADD_UNIQUE,
-	  .metrics = { M_INSERTS },
+	  .metrics = { M_INSERTS, { "inserts_per_cpu_s", "insert/CPU-s", 0 } },
 	  .run = run_sweep },
 	{ .name = "delonly",
 	  .what = "T threads delete the N keys of a filled table (each its share)",
