@@ -45,7 +45,9 @@ METRICS = {
             ('sync1_us', 'synchronize_rcu us, 1 reader'),
             ('sync2_us', 'synchronize_rcu us, 2 readers'),
             ('callrcu_mps', 'call_rcu M/s (no malloc), 1 thread'),
-            ('callrcu2_mps', 'call_rcu M/s (no malloc), 2 threads')],
+            ('callrcu2_mps', 'call_rcu M/s (no malloc), 2 threads'),
+            ('rw_reads_mps', '2 readers + 2 synchronize_rcu loops: reads M/s'),
+            ('rw_syncs_kps', '2 readers + 2 synchronize_rcu loops: syncs k/s')],
 }
 DEFAULTS = {'repeats': 5, 'seconds': 0.4}
 

@@ -11,6 +11,13 @@
  *                millions per second: no-op callbacks on preallocated heads,
  *                so the figure is call_rcu's own cost, no malloc or free
  *   callrcu2_mps the same with 2 threads queueing at once
+ *   rw_reads_mps 2 readers (empty read-side sections, as busy_reader) and
+ *                2 writers looping on synchronize_rcu() at once: the
+ *                readers' sections, millions per second in all
+ *   rw_syncs_kps the writers' synchronize_rcu() calls in that run,
+ *                thousands per second in all (each grace period fences
+ *                the readers: memb and bp with membarrier(), an interrupt
+ *                on each CPU running one)
  */
 #define _GNU_SOURCE
 
@@ -118,6 +125,75 @@ static double measure_sync_us(unsigned nreaders, double seconds)
 	return lat[n / 2];
 }
 
+/* The 2 + 2 run: each thread counts what it did until stop. */
+static atomic_int rw_stop;
+static atomic_ulong rw_reads, rw_syncs;
+
+static void *rw_reader(void *arg)
+{
+	unsigned long n = 0;
+
+	(void)arg;
+	rcu_register_thread();
+	while (!atomic_load_explicit(&rw_stop, memory_order_relaxed)) {
+		for (int i = 0; i < 64; i++) {
+			rcu_read_lock();
+			atomic_signal_fence(memory_order_seq_cst);
+			rcu_read_unlock();
+		}
+		n += 64;
+		bench_quiescent();
+	}
+	/* Relaxed: read after the join. */
+	atomic_fetch_add_explicit(&rw_reads, n, memory_order_relaxed);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static void *rw_writer(void *arg)
+{
+	unsigned long n = 0;
+
+	(void)arg;
+	rcu_register_thread();
+	bench_offline();
+	/* Relaxed: a stop flag only. */
+	while (!atomic_load_explicit(&rw_stop, memory_order_relaxed)) {
+		synchronize_rcu();
+		n++;
+	}
+	bench_online();
+	/* Relaxed: read after the join. */
+	atomic_fetch_add_explicit(&rw_syncs, n, memory_order_relaxed);
+	rcu_unregister_thread();
+	return NULL;
+}
+
+/* 2 readers and 2 writers for seconds; the rates through *reads_mps and
+ * *syncs_kps. The calling thread is offline meanwhile. */
+static void measure_rw(double seconds, double *reads_mps, double *syncs_kps)
+{
+	pthread_t tids[4];
+	struct timespec ts = { (time_t)seconds,
+			       (long)((seconds - (double)(time_t)seconds) * 1e9) };
+	double t0;
+
+	atomic_store_explicit(&rw_stop, 0, memory_order_relaxed);
+	atomic_store_explicit(&rw_reads, 0, memory_order_relaxed);
+	atomic_store_explicit(&rw_syncs, 0, memory_order_relaxed);
+	t0 = now();
+	for (unsigned i = 0; i < 4; i++)
+		if (pthread_create(&tids[i], NULL, i < 2 ? rw_reader : rw_writer, NULL) != 0)
+			abort();
+	nanosleep(&ts, NULL);
+	atomic_store_explicit(&rw_stop, 1, memory_order_relaxed);
+	for (unsigned i = 0; i < 4; i++)
+		pthread_join(tids[i], NULL);
+	t0 = now() - t0;
+	*reads_mps = (double)atomic_load_explicit(&rw_reads, memory_order_relaxed) / t0 / 1e6;
+	*syncs_kps = (double)atomic_load_explicit(&rw_syncs, memory_order_relaxed) / t0 / 1e3;
+}
+
 static atomic_ulong callbacks_run;
 
 static void count_callback(struct rcu_head *head)
@@ -189,7 +265,7 @@ static double measure_call_rcu_mps(unsigned long n, unsigned nr_threads)
 int main(int argc, char **argv)
 {
 	double seconds = 0.3;
-	double read_ns, sync_us[3], mps, mps2;
+	double read_ns, sync_us[3], mps, mps2, rw_reads_mps, rw_syncs_kps;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--seconds") && i + 1 < argc) {
@@ -212,13 +288,15 @@ int main(int argc, char **argv)
 	bench_offline();
 	for (unsigned k = 0; k < 3; k++)
 		sync_us[k] = measure_sync_us(k, seconds / 4);
+	measure_rw(seconds / 2, &rw_reads_mps, &rw_syncs_kps);
 	bench_online();
 	mps = measure_call_rcu_mps((unsigned long)(seconds * 1e6) + 1000, 1);
 	mps2 = measure_call_rcu_mps((unsigned long)(seconds * 1e6) + 1000, 2);
 	rcu_unregister_thread();
 
 	printf("RESULT impl=%s read_ns=%.4g sync0_us=%.4g sync1_us=%.4g sync2_us=%.4g"
-	       " callrcu_mps=%.4g callrcu2_mps=%.4g\n", BENCH_IMPL, read_ns, sync_us[0],
-	       sync_us[1], sync_us[2], mps, mps2);
+	       " callrcu_mps=%.4g callrcu2_mps=%.4g rw_reads_mps=%.4g rw_syncs_kps=%.4g\n",
+	       BENCH_IMPL, read_ns, sync_us[0], sync_us[1], sync_us[2], mps, mps2, rw_reads_mps,
+	       rw_syncs_kps);
 	return 0;
 }
