@@ -31,8 +31,9 @@
  * flags of the code (REMOVED 1, BUCKET 2, REMOVAL_OWNER 4). The tag
  * stands for the code's tagged link (lfht_link_(), lfht_tag_after_()):
  * the successor's reverse hash + 1, written by every step that writes a
- * link (0 at the end); the lookup stops without loading a successor whose
- * tag exceeds its key's. The code's tag is relative to the word's holder
+ * link (0 at the end); the lookup, and every walk of an update
+ * (TAG_OR_LOAD()), stops without loading a successor whose tag exceeds
+ * its key's. The code's tag is relative to the word's holder
  * and decodes to a prefix of the successor's reverse hash, a lower bound
  * of it from any holder at or before the real one: this abstraction keeps
  * what the walk relies on, that a tag never overstates its node. Hashes are 2 bits; the
@@ -249,6 +250,20 @@ inline help_unlink(prev, pw, cw, ok)
 	ok = 0
 }
 
+/*
+ * The cursor's step to cur (cursor_settle()): when prev's word pw has a
+ * tag that shows cur sorts after the walk's bound, cur is left unread and
+ * taken as live and after (cw 0, crh 255): the walk stops or links before
+ * it. Else cur's word and reverse hash are loaded.
+ */
+inline TAG_OR_LOAD(pw, bound, cur, cw, crh)
+{
+	if
+	:: TAG(pw) != 0 && TAG(pw) - 1 > (bound) -> cw = 0; crh = 255
+	:: else -> load_word(cur, cw, crh)
+	fi
+}
+
 /* list_unlink_removed(h): returns once no removed node sits at or
  * before h's position. */
 inline unlink_removed(h, prev, cur, pw, cw, crh, sz, st, ok)
@@ -263,7 +278,7 @@ inline unlink_removed(h, prev, cur, pw, cw, crh, sz, st, ok)
 	:: st == 0 && !IS_REM(pw) && PTR(pw) == 0 -> break
 	:: st == 0 && !IS_REM(pw) && PTR(pw) != 0 ->
 		cur = PTR(pw);
-		load_word(cur, cw, crh);
+		TAG_OR_LOAD(pw, REV(h), cur, cw, crh);
 		if
 		:: IS_REM(cw) -> help_unlink(prev, pw, cw, ok)
 		:: !IS_REM(cw) && crh > REV(h) -> break
@@ -297,7 +312,7 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 #endif
 	:: st == 0 && PREV_LIVE(pw) && PTR(pw) != 0 ->
 		cur = PTR(pw);
-		load_word(cur, cw, crh);
+		TAG_OR_LOAD(pw, REV(h), cur, cw, crh);
 		if
 		:: IS_REM(cw) -> help_unlink(prev, pw, cw, ok)
 		:: !IS_REM(cw) && crh <= REV(h) && mode != DUP && !IS_BKT(cw) &&
@@ -482,7 +497,7 @@ inline add_bucket(start, b, prev, cur, pw, cw, crh, ok)
 	do
 	:: cur = PTR(pw);
 		if
-		:: cur != 0 -> load_word(cur, cw, crh)
+		:: cur != 0 -> TAG_OR_LOAD(pw, rh[b] - 1, cur, cw, crh)
 		:: else -> crh = 255
 		fi;
 		if
