@@ -20,26 +20,13 @@
 
 void hq_fifo_order(struct hq_ctx *c)
 {
-	/* The values taken once, by the invocation and by the response of
-	 * their put. */
 	struct hq_timed *by_inv = hist_calloc(c->nr_vals, sizeof(*by_inv));
 	struct hq_timed *by_resp = hist_calloc(c->nr_vals, sizeof(*by_resp));
-	size_t n = 0, j = 0;
+	size_t n = hq_by_put(c, by_inv, false), j = 0;
 	uint64_t latest = 0;
 	uint32_t latest_of = HQ_NONE;
 
-	for (size_t k = 0; k < c->nr_vals; k++) {
-		const struct hq_value *v = &c->vals[k];
-
-		/* Values taken twice or never are reported already. */
-		if (v->takes != 1)
-			continue;
-		by_inv[n] = (struct hq_timed){ .at = c->calls[v->put].invoke, .value = (uint32_t)k };
-		by_resp[n++] = (struct hq_timed){ .at = c->calls[v->put].respond,
-						  .value = (uint32_t)k };
-	}
-	hq_sort_timed(by_inv, n);
-	hq_sort_timed(by_resp, n);
+	(void)hq_by_put(c, by_resp, true);
 	for (size_t k = 0; k < n; k++) {
 		const struct hq_value *b = &c->vals[by_inv[k].value];
 

@@ -31,15 +31,9 @@
 
 void hq_lifo_order(struct hq_ctx *c)
 {
-	/* The values taken once, by the invocation of their put. */
 	struct hq_timed *s = hist_calloc(c->nr_vals, sizeof(*s));
-	size_t n = 0;
+	size_t n = hq_by_put(c, s, false);
 
-	for (size_t k = 0; k < c->nr_vals; k++)
-		if (c->vals[k].takes == 1)
-			s[n++] = (struct hq_timed){ .at = c->calls[c->vals[k].put].invoke,
-						    .value = (uint32_t)k };
-	hq_sort_timed(s, n);
 	for (size_t k = 0; k < n; k++) {
 		const struct hq_value *a = &c->vals[s[k].value];
 		const struct hq_call *put_a = &c->calls[a->put], *take_a = &c->calls[a->take];

@@ -50,8 +50,10 @@ struct hq_timed {
 	uint32_t value;
 };
 
-/* Sorts s[0..n) by time. */
-void hq_sort_timed(struct hq_timed *s, size_t n);
+/* The values taken once (those taken twice or never are reported already),
+ * each at its put's invocation, or response when at_respond, sorted by
+ * that time into s (room for c->nr_vals); returns how many. */
+size_t hq_by_put(const struct hq_ctx *c, struct hq_timed *s, bool at_respond);
 /* The first index in [lo, hi) of sorted s whose time is t or later (hi
  * when none). */
 size_t hq_timed_first(const struct hq_timed *s, size_t lo, size_t hi, uint64_t t);

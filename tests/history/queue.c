@@ -253,9 +253,19 @@ static int timed_cmp(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-void hq_sort_timed(struct hq_timed *s, size_t n)
+size_t hq_by_put(const struct hq_ctx *c, struct hq_timed *s, bool at_respond)
 {
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nr_vals; k++) {
+		const struct hq_call *put = &c->calls[c->vals[k].put];
+
+		if (c->vals[k].takes == 1)
+			s[n++] = (struct hq_timed){ .at = at_respond ? put->respond : put->invoke,
+						    .value = (uint32_t)k };
+	}
 	qsort(s, n, sizeof(*s), timed_cmp);
+	return n;
 }
 
 size_t hq_timed_first(const struct hq_timed *s, size_t lo, size_t hi, uint64_t t)
@@ -278,17 +288,11 @@ size_t hq_timed_first(const struct hq_timed *s, size_t lo, size_t hi, uint64_t t
  * began answers for all of them. */
 static void check_empties(struct hq_ctx *c)
 {
-	/* The values taken once, by the response of their put. */
 	struct hq_timed *s = hist_calloc(c->nr_vals, sizeof(*s));
 	uint64_t *latest = hist_calloc(c->nr_vals, sizeof(*latest));
 	uint32_t *latest_of = hist_calloc(c->nr_vals, sizeof(*latest_of));
-	size_t n = 0;
+	size_t n = hq_by_put(c, s, true);
 
-	for (size_t k = 0; k < c->nr_vals; k++)
-		if (c->vals[k].takes == 1)
-			s[n++] = (struct hq_timed){ .at = c->calls[c->vals[k].put].respond,
-						    .value = (uint32_t)k };
-	hq_sort_timed(s, n);
 	for (size_t k = 0; k < n; k++) {
 		uint64_t take_invoke = c->calls[c->vals[s[k].value].take].invoke;
 		bool later = k == 0 || take_invoke > latest[k - 1];
