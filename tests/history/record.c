@@ -129,28 +129,30 @@ void hist_add(struct hist_log *log, struct test_node *tn)
 	op->node = tn->id;
 }
 
-struct test_node *hist_add_unique(struct hist_log *log, struct test_node *tn)
+/* Ends op, a call that offered tn and returned got; returns got's entry. */
+static struct test_node *end_add(struct hist_log *log, struct hist_op *op,
+				 struct test_node *tn, struct cds_lfht_node *got)
 {
-	struct hist_op *op = op_begin(log, HIST_ADD_UNIQUE, tn->key);
-	struct cds_lfht_node *got = cds_lfht_add_unique(log->run->ht, hash_of(log, tn->key),
-							test_match, &tn->key, &tn->node);
-
 	op_end(log, op);
 	op->node = tn->id;
 	op->result = id_of(got);
 	return test_node_of(got);
 }
 
+struct test_node *hist_add_unique(struct hist_log *log, struct test_node *tn)
+{
+	struct hist_op *op = op_begin(log, HIST_ADD_UNIQUE, tn->key);
+
+	return end_add(log, op, tn, cds_lfht_add_unique(log->run->ht, hash_of(log, tn->key),
+							test_match, &tn->key, &tn->node));
+}
+
 struct test_node *hist_add_replace(struct hist_log *log, struct test_node *tn)
 {
 	struct hist_op *op = op_begin(log, HIST_ADD_REPLACE, tn->key);
-	struct cds_lfht_node *old = cds_lfht_add_replace(log->run->ht, hash_of(log, tn->key),
-							 test_match, &tn->key, &tn->node);
 
-	op_end(log, op);
-	op->node = tn->id;
-	op->result = id_of(old);
-	return test_node_of(old);
+	return end_add(log, op, tn, cds_lfht_add_replace(log->run->ht, hash_of(log, tn->key),
+							 test_match, &tn->key, &tn->node));
 }
 
 static uint64_t errno_result(int ret, const char *call)
