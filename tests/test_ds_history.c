@@ -172,7 +172,7 @@ static void log_op(struct worker *w, const struct hq_op *op)
 	}
 	w->ops[n] = *op;
 	/* Release: the entry is complete before the count says so; pairs
-	 * with the acquire load in check_stuck_round(). */
+	 * with the acquire load in gather(). */
 	rcu_atomic_store(&w->nr_ops, n + 1, memory_order_release);
 	w->calls++;
 }
