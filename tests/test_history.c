@@ -12,23 +12,25 @@
  * With --mutant NAME the program instead breaks one rule of the table
  * (lfht/mutant.h) and runs the contention workload until the checker
  * reports it (exit 0, the offending key's operations printed) or the time
- * is up (exit 1): the mutant-* tests.
+ * is up (exit 1): the mutant-* tests. A round that breaks a rule ends the
+ * program at once (tests/history/harness.h): exit 1 in a plain run.
  */
 #define _GNU_SOURCE
 #include "../lfht/mutant.h"
+#include "history/harness.h"
 #include "history/record.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-static double history_seconds = -1;
+static struct hist_args args;
 
 static double run_seconds(void)
 {
 	const char *s = getenv("LFHT_HISTORY_SECONDS");
 
-	if (history_seconds > 0)
-		return history_seconds;
+	if (args.seconds > 0)
+		return args.seconds;
 	if (s != NULL && strtod(s, NULL) > 0)
 		return strtod(s, NULL);
 	return 4 * test_stress_seconds();
@@ -113,17 +115,16 @@ static void *ct_main(void *arg)
 	return NULL;
 }
 
-/* Runs the contention workload on nr_keys keys for seconds; returns
- * whether every round was clean. *run is left for the caller to print and
- * destroy (the table is emptied and destroyed here). */
-static bool contention_run(struct hist_run *run, uint64_t nr_keys, double seconds,
-			   bool stop_at_violation, long *ops)
+/* Runs the contention workload on nr_keys keys for seconds (a round that
+ * breaks a rule ends the program). *run is left for the caller to print
+ * and destroy (the table is emptied and destroyed here); what names it. */
+static void contention_run(struct hist_run *run, uint64_t nr_keys, double seconds,
+			   char (*what)[64], long *ops)
 {
 	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
 					   NULL);
 	struct ct_worker workers[CT_THREADS];
 	pthread_t threads[CT_THREADS];
-	bool clean;
 
 	ck_assert_ptr_nonnull(ht);
 	/* Keys share hashes in groups of 4: equal reverse hashes, told
@@ -131,19 +132,20 @@ static bool contention_run(struct hist_run *run, uint64_t nr_keys, double second
 	 * a key never has more than HIST_MAX_SEGMENT_OPS. */
 	hist_run_init(run, ht, test_collide_hash, CT_THREADS, 1024, 1024 * 64);
 	run->owns_nodes = true;
-	run->stop_at_violation = stop_at_violation;
+	snprintf(*what, sizeof(*what), "contention, %" PRIu64 " keys, %d threads", nr_keys,
+		 CT_THREADS);
+	run->what = *what;
 	for (int i = 0; i < CT_THREADS; i++) {
 		workers[i] = (struct ct_worker){ .log = &run->logs[i], .nr_keys = nr_keys,
 						 .seed = 0x2545f491ULL * (uint64_t)(i + 1) + nr_keys };
 		test_start(&threads[i], ct_main, &workers[i]);
 	}
-	clean = hist_run_for(run, seconds);
+	hist_run_for(run, seconds);
 	for (int i = 0; i < CT_THREADS; i++) {
 		test_join(threads[i]);
 		*ops += workers[i].ops;
 	}
 	test_empty_and_destroy(ht);
-	return clean;
 }
 
 static void expect_checked(const struct hist_run *run, long ops)
@@ -169,9 +171,7 @@ START_TEST(contention_on_few_keys_is_linearizable)
 		char what[64];
 		long ops = 0;
 
-		contention_run(&run, key_counts[k], slice, false, &ops);
-		snprintf(what, sizeof(what), "contention, %" PRIu64 " keys, %d threads",
-			 key_counts[k], CT_THREADS);
+		contention_run(&run, key_counts[k], slice, &what, &ops);
 		hist_run_print(&run, what);
 		expect_checked(&run, ops);
 		hist_run_destroy(&run);
@@ -327,6 +327,7 @@ START_TEST(grow_shrink_churn_is_linearizable)
 	memset(mine, 0, sizeof(mine));
 	hist_run_init(&run, ht, test_hash, CH_WRITERS + CH_WALKERS, 16384, 1 << 20);
 	run.owns_nodes = true;
+	run.what = "grow/shrink churn";
 	run.walk_reserve = 2 * CH_WRITERS * CH_KEYS + 64;
 	run.more = ch_grown_and_shrunk;
 	run.more_arg = &watch;
@@ -627,69 +628,38 @@ static const char *const mutant_names[LFHT_NR_MUTANTS] = {
 	[LFHT_MUTANT_ITER_RESTART] = "iter-restart",
 };
 
-static int mutant = LFHT_MUTANT_NONE;
-
 /* Runs the contention workload on 1, 2, 4 keys in turn until the checker
- * reports the mutant, at most the run time. */
+ * reports the mutant (which ends the program, exit 0), at most the run
+ * time. */
 START_TEST(mutant_is_reported_by_the_checker)
 {
 	static const uint64_t key_counts[] = { 1, 2, 4 };
-	double start = test_now(), end = start + run_seconds();
+	double end = test_now() + run_seconds();
 	unsigned long rounds = 0;
 	long ops = 0;
 
-	lfht_test_mutant_ = mutant;
+	lfht_test_mutant_ = args.mutant;
 	for (size_t k = 0; test_now() < end; k = (k + 1) % 3) {
 		struct hist_run run;
-		bool clean = contention_run(&run, key_counts[k], 1.0, true, &ops);
+		char what[64];
 
+		contention_run(&run, key_counts[k], 1.0, &what, &ops);
 		rounds += run.rounds;
 		hist_run_destroy(&run);
-		if (!clean) {
-			printf("mutant %s [%s]: reported after %.2f s (%lu rounds, %ld calls, "
-			       "%" PRIu64 " keys)\n", mutant_names[mutant], TEST_FLAVOUR_NAME,
-			       test_now() - start, rounds, ops, key_counts[k]);
-			lfht_test_mutant_ = LFHT_MUTANT_NONE;
-			return;
-		}
 	}
 	lfht_test_mutant_ = LFHT_MUTANT_NONE;
 	ck_abort_msg("mutant %s [%s]: NOT reported in %.0f s (%lu rounds, %ld calls)",
-		     mutant_names[mutant], TEST_FLAVOUR_NAME, run_seconds(), rounds, ops);
+		     mutant_names[args.mutant], TEST_FLAVOUR_NAME, run_seconds(), rounds, ops);
 }
 END_TEST
-
-static _Noreturn void usage(const char *why)
-{
-	fprintf(stderr, "test_history: %s\nusage: lfht-test-history-%s [--seconds S] "
-		"[--mutant NAME]\nmutants:", why, TEST_FLAVOUR_NAME);
-	for (int m = 1; m < LFHT_NR_MUTANTS; m++)
-		fprintf(stderr, " %s", mutant_names[m]);
-	fprintf(stderr, "\n");
-	exit(2);
-}
 
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
 
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
-			history_seconds = strtod(argv[++i], NULL);
-			if (!(history_seconds > 0))
-				usage("--seconds takes a positive number");
-		} else if (strcmp(argv[i], "--mutant") == 0 && i + 1 < argc) {
-			i++;
-			for (int m = 1; m < LFHT_NR_MUTANTS; m++)
-				if (strcmp(argv[i], mutant_names[m]) == 0)
-					mutant = m;
-			if (mutant == LFHT_MUTANT_NONE)
-				usage("no such mutant");
-		} else {
-			usage("unknown argument");
-		}
-	}
-	if (mutant != LFHT_MUTANT_NONE) {
+	args = (struct hist_args){ .mutants = mutant_names, .nr_mutants = LFHT_NR_MUTANTS };
+	hist_args_parse(&args, argc, argv);
+	if (args.mutant != LFHT_MUTANT_NONE) {
 		TEST_ADD(s, mutant_is_reported_by_the_checker, 3 * run_seconds() + 60);
 		return test_main(s);
 	}

@@ -358,25 +358,28 @@ END_TEST
 
 int main(void)
 {
+	const TTest *const tests[] = {
+		checker_accepts_racing_puts_taken_in_either_order,
+		checker_reports_fresh_twice_and_lost_values,
+		checker_reports_fifo_order,
+		checker_reports_lifo_order,
+		checker_reports_an_empty_take_with_a_value_present_throughout,
+		checker_judges_splice_and_pop_all,
+		checker_search_finds_what_the_rules_miss,
+		checker_leaves_a_round_over_the_search_bound_to_the_rules,
+		checker_accepts_every_stretched_sequential_history,
+	};
 	Suite *s = suite_create("queue-checker");
 	TCase *tc = tcase_create("checker");
-	SRunner *sr;
+	SRunner *sr = srunner_create(s);
 	int failed;
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, checker_accepts_racing_puts_taken_in_either_order);
-	tcase_add_test(tc, checker_reports_fresh_twice_and_lost_values);
-	tcase_add_test(tc, checker_reports_fifo_order);
-	tcase_add_test(tc, checker_reports_lifo_order);
-	tcase_add_test(tc, checker_reports_an_empty_take_with_a_value_present_throughout);
-	tcase_add_test(tc, checker_judges_splice_and_pop_all);
-	tcase_add_test(tc, checker_search_finds_what_the_rules_miss);
-	tcase_add_test(tc, checker_leaves_a_round_over_the_search_bound_to_the_rules);
-	tcase_add_test(tc, checker_accepts_every_stretched_sequential_history);
+	for (size_t k = 0; k < sizeof(tests) / sizeof(tests[0]); k++)
+		tcase_add_test(tc, tests[k]);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -35,6 +35,8 @@
  * return left in the list. Bounds in history.h.
  */
 #include "history.h"
+#include "memo.h"
+#include "timeline.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -53,6 +55,7 @@ void *hist_calloc(size_t n, size_t size)
 
 /* ---- the model: a key's set of nodes --------------------------------------- */
 
+/* The slots past n are 0: the memo compares a state word by word. */
 struct lin_state {
 	uint64_t n;
 	uint64_t ids[HIST_MAX_STATE];	/* ascending */
@@ -75,7 +78,7 @@ static bool state_remove(struct lin_state *s, uint64_t id)
 	if (i < 0)
 		return false;
 	memmove(&s->ids[i], &s->ids[i + 1], (s->n - (uint64_t)i - 1) * sizeof(s->ids[0]));
-	s->n--;
+	s->ids[--s->n] = 0;
 	return true;
 }
 
@@ -130,144 +133,20 @@ static enum lin_result model_apply(struct lin_state *s, const struct hist_op *op
 	}
 }
 
-/* ---- memo: the (linearized set, state) pairs explored ------------------- */
-
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
+/* ---- the search over one segment ------------------------------------------ */
 
 static uint64_t state_hash(const struct lin_state *s)
 {
 	uint64_t h = s->n;
 
 	for (uint64_t i = 0; i < s->n; i++)
-		h = mix64(h ^ s->ids[i]);
+		h = hist_mix64(h ^ s->ids[i]);
 	return h;
 }
-
-/* Open addressing over entries of stride words: hash, state (n + ids),
- * linearized bitset. */
-struct memo {
-	size_t words;		/* bitset words */
-	size_t stride;
-	uint64_t *entries;
-	size_t nr, cap_entries;	/* entries stored, room */
-	uint32_t *slots;	/* entry index + 1; 0: free */
-	size_t nr_slots;	/* power of two */
-};
 
 /* At most this many bytes of memo per segment; past it the key is left
  * unchecked. */
 #define MEMO_MAX_BYTES (256UL << 20)
-
-static void memo_init(struct memo *m, size_t words)
-{
-	*m = (struct memo){ .words = words, .stride = 2 + HIST_MAX_STATE + words };
-	/* Small at first: most segments hold a few calls, and a large calloc
-	 * per segment (155 KB: 1024 entries of 152 B) was most of a stress
-	 * test's time under AddressSanitizer (mmap, shadow memset,
-	 * quarantine). memo_add() doubles both. */
-	m->cap_entries = 16;
-	m->entries = hist_calloc(m->cap_entries * m->stride, sizeof(uint64_t));
-	m->nr_slots = 32;
-	m->slots = hist_calloc(m->nr_slots, sizeof(uint32_t));
-}
-
-static void memo_free(struct memo *m)
-{
-	free(m->entries);
-	free(m->slots);
-}
-
-static bool memo_equal(const struct memo *m, const uint64_t *e, uint64_t hash,
-		       const uint64_t *bits, const struct lin_state *s)
-{
-	return e[0] == hash && e[1] == s->n &&
-	       memcmp(&e[2], s->ids, s->n * sizeof(uint64_t)) == 0 &&
-	       memcmp(&e[2 + HIST_MAX_STATE], bits, m->words * sizeof(uint64_t)) == 0;
-}
-
-static void memo_rehash(struct memo *m)
-{
-	free(m->slots);
-	m->nr_slots *= 2;
-	m->slots = hist_calloc(m->nr_slots, sizeof(uint32_t));
-	for (size_t i = 0; i < m->nr; i++) {
-		size_t j = m->entries[i * m->stride] & (m->nr_slots - 1);
-
-		while (m->slots[j])
-			j = (j + 1) & (m->nr_slots - 1);
-		m->slots[j] = (uint32_t)(i + 1);
-	}
-}
-
-/* 1: added (new), 0: seen before, -1: over MEMO_MAX_BYTES. */
-static int memo_add(struct memo *m, uint64_t hash, const uint64_t *bits,
-		    const struct lin_state *s)
-{
-	size_t j = hash & (m->nr_slots - 1);
-	uint64_t *e;
-
-	for (; m->slots[j]; j = (j + 1) & (m->nr_slots - 1))
-		if (memo_equal(m, &m->entries[(m->slots[j] - 1) * m->stride], hash, bits, s))
-			return 0;
-	if (m->nr == m->cap_entries) {
-		size_t bytes = 2 * m->cap_entries * m->stride * sizeof(uint64_t);
-
-		if (bytes > MEMO_MAX_BYTES)
-			return -1;
-		m->entries = realloc(m->entries, bytes);
-		if (m->entries == NULL)
-			abort();
-		m->cap_entries *= 2;
-	}
-	e = &m->entries[m->nr * m->stride];
-	e[0] = hash;
-	e[1] = s->n;
-	memcpy(&e[2], s->ids, sizeof(s->ids));
-	memcpy(&e[2 + HIST_MAX_STATE], bits, m->words * sizeof(uint64_t));
-	m->slots[j] = (uint32_t)++m->nr;
-	if (2 * m->nr > m->nr_slots)
-		memo_rehash(m);
-	return 1;
-}
-
-/* ---- the search over one segment ------------------------------------------ */
-
-/* The time-ordered list of calls and returns; index 2n is the head. */
-struct lin_entry {
-	uint32_t prev, next;
-	uint32_t op;
-	bool is_call;
-	uint64_t time;
-};
-
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct lin_entry *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	/* Equal stamps overlap: the call first. */
-	if (x->is_call != y->is_call)
-		return x->is_call ? -1 : 1;
-	return x->op < y->op ? -1 : x->op > y->op;
-}
-
-static void entry_unlink(struct lin_entry *e, uint32_t i)
-{
-	e[e[i].prev].next = e[i].next;
-	e[e[i].next].prev = e[i].prev;
-}
-
-static void entry_relink(struct lin_entry *e, uint32_t i)
-{
-	e[e[i].prev].next = i;
-	e[e[i].next].prev = i;
-}
 
 enum seg_verdict { SEG_OK, SEG_VIOLATION, SEG_UNCHECKED };
 
@@ -284,38 +163,31 @@ struct lin_frame {
 static enum seg_verdict check_segment(const struct hist_op *const *ops, size_t n,
 				      struct lin_state *state, size_t *depth)
 {
-	uint32_t head = (uint32_t)(2 * n);
-	struct lin_entry *e = hist_calloc(2 * n + 1, sizeof(*e));
-	uint32_t *call_of = hist_calloc(n, sizeof(*call_of));
-	uint32_t *return_of = hist_calloc(n, sizeof(*return_of));
-	uint64_t *z = hist_calloc(n, sizeof(*z));
+	enum { STATE_WORDS = sizeof(struct lin_state) / sizeof(uint64_t) };
 	struct lin_frame *stack = hist_calloc(n, sizeof(*stack));
-	uint64_t *bits = hist_calloc((n + 63) / 64, sizeof(*bits));
+	/* The memo's key: the state after a step, then the set linearized. */
+	size_t words = STATE_WORDS + (n + 63) / 64;
+	uint64_t *key = hist_calloc(words, sizeof(*key)), *bits = key + STATE_WORDS;
 	struct lin_state cur = *state, next;
 	enum seg_verdict verdict = SEG_VIOLATION;
 	uint64_t h_lin = 0;
 	unsigned long steps = 0;
 	size_t sp = 0;
-	struct memo memo;
+	struct hist_timeline t;
+	struct hist_event *e;
+	struct hist_memo memo;
 	uint32_t i;
 
-	for (i = 0; i < n; i++) {
-		e[2 * i] = (struct lin_entry){ .op = i, .is_call = true, .time = ops[i]->invoke };
-		e[2 * i + 1] = (struct lin_entry){ .op = i, .time = ops[i]->respond };
-		z[i] = mix64(0x9e3779b97f4a7c15ULL * (i + 1));
-	}
-	qsort(e, 2 * n, sizeof(*e), entry_cmp);
-	for (i = 0; i <= head; i++) {
-		e[i].prev = i ? i - 1 : head;
-		e[i].next = i < head ? i + 1 : 0;
-		if (i < head)
-			*(e[i].is_call ? &call_of[e[i].op] : &return_of[e[i].op]) = i;
-	}
-	memo_init(&memo, (n + 63) / 64);
+	hist_timeline_init(&t, n);
+	for (i = 0; i < n; i++)
+		hist_timeline_set(&t, i, ops[i]->invoke, ops[i]->respond);
+	hist_timeline_link(&t);
+	e = t.e;
+	hist_memo_init(&memo, words, MEMO_MAX_BYTES);
 	*depth = 0;
 
-	i = e[head].next;
-	while (e[head].next != head) {
+	i = e[t.head].next;
+	while (e[t.head].next != t.head) {
 		uint32_t op = e[i].op;
 
 		if (++steps > HIST_MAX_STEPS) {
@@ -334,7 +206,9 @@ static enum seg_verdict check_segment(const struct hist_op *const *ops, size_t n
 			}
 			if (r == LIN_YES) {
 				bits[op / 64] |= 1ULL << (op % 64);
-				added = memo_add(&memo, h_lin ^ z[op] ^ state_hash(&next), bits, &next);
+				memcpy(key, &next, sizeof(next));
+				added = hist_memo_add(&memo, h_lin ^ hist_op_hash(op) ^ state_hash(&next),
+						      key);
 				if (added < 0) {
 					verdict = SEG_UNCHECKED;
 					break;
@@ -347,10 +221,9 @@ static enum seg_verdict check_segment(const struct hist_op *const *ops, size_t n
 				if (sp > *depth)
 					*depth = sp;
 				cur = next;
-				h_lin ^= z[op];
-				entry_unlink(e, call_of[op]);
-				entry_unlink(e, return_of[op]);
-				i = e[head].next;
+				h_lin ^= hist_op_hash(op);
+				hist_timeline_place(&t, op);
+				i = e[t.head].next;
 			} else {
 				i = e[i].next;
 			}
@@ -364,22 +237,18 @@ static enum seg_verdict check_segment(const struct hist_op *const *ops, size_t n
 		op = stack[sp].op;
 		cur = stack[sp].state;
 		bits[op / 64] &= ~(1ULL << (op % 64));
-		h_lin ^= z[op];
-		entry_relink(e, return_of[op]);
-		entry_relink(e, call_of[op]);
-		i = e[call_of[op]].next;
+		h_lin ^= hist_op_hash(op);
+		hist_timeline_unplace(&t, op);
+		i = e[t.call_of[op]].next;
 	}
-	if (e[head].next == head) {
+	if (e[t.head].next == t.head) {
 		verdict = SEG_OK;
 		*state = cur;
 	}
-	memo_free(&memo);
-	free(e);
-	free(call_of);
-	free(return_of);
-	free(z);
+	hist_memo_free(&memo);
+	hist_timeline_free(&t);
 	free(stack);
-	free(bits);
+	free(key);
 	return verdict;
 }
 
@@ -506,7 +375,7 @@ static bool take_nodes(const struct hist_node *nodes, size_t nr, size_t *pos, ui
 {
 	bool fits = true;
 
-	s->n = 0;
+	*s = (struct lin_state){ .n = 0 };
 	for (; *pos < nr && nodes[*pos].key == key; (*pos)++) {
 		if (s->n < HIST_MAX_STATE)
 			s->ids[s->n++] = nodes[*pos].id;

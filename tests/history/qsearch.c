@@ -36,20 +36,15 @@
  */
 #include "queue-internal.h"
 #include "history.h"
+#include "memo.h"
+#include "timeline.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint64_t slot_hash(uint64_t value, uint64_t pos, uint64_t seed)
 {
-	return mix64(mix64(value ^ seed) + pos * 0x9e3779b97f4a7c15ULL);
+	return hist_mix64(hist_mix64(value ^ seed) + pos * 0x9e3779b97f4a7c15ULL);
 }
 
 #define SEED1 0x5851f42d4c957f2dULL
@@ -132,113 +127,7 @@ static void undo(struct qs_state *s, const struct hq_call *call, const struct qs
 	s->h2 = f->h2;
 }
 
-/* ---- memo ------------------------------------------------------------------ */
-
-/* Entries of stride words: key hash, h1, h2, then the placed bitset. */
-struct qs_memo {
-	size_t words, stride;
-	uint64_t *entries;
-	size_t nr, cap;
-	uint32_t *slots;
-	size_t nr_slots;	/* a power of two */
-};
-
-static void memo_init(struct qs_memo *m, size_t words)
-{
-	*m = (struct qs_memo){ .words = words, .stride = 3 + words, .cap = 1024,
-			       .nr_slots = 2048 };
-	m->entries = hist_calloc(m->cap * m->stride, sizeof(uint64_t));
-	m->slots = hist_calloc(m->nr_slots, sizeof(uint32_t));
-}
-
-static void memo_free(struct qs_memo *m)
-{
-	free(m->entries);
-	free(m->slots);
-}
-
-static void memo_grow_slots(struct qs_memo *m)
-{
-	free(m->slots);
-	m->nr_slots *= 2;
-	m->slots = hist_calloc(m->nr_slots, sizeof(uint32_t));
-	for (size_t i = 0; i < m->nr; i++) {
-		size_t j = m->entries[i * m->stride] & (m->nr_slots - 1);
-
-		while (m->slots[j])
-			j = (j + 1) & (m->nr_slots - 1);
-		m->slots[j] = (uint32_t)(i + 1);
-	}
-}
-
-/* 1: new, 0: explored before, -1: over HQ_MAX_MEMO_BYTES. */
-static int memo_add(struct qs_memo *m, uint64_t placed_hash, const uint64_t *bits,
-		    const struct qs_state *s)
-{
-	uint64_t key = mix64(placed_hash ^ s->h1) ^ s->h2;
-	size_t j = key & (m->nr_slots - 1);
-	uint64_t *e;
-
-	for (; m->slots[j]; j = (j + 1) & (m->nr_slots - 1)) {
-		e = &m->entries[(m->slots[j] - 1) * m->stride];
-		if (e[0] == key && e[1] == s->h1 && e[2] == s->h2 &&
-		    memcmp(&e[3], bits, m->words * sizeof(uint64_t)) == 0)
-			return 0;
-	}
-	if (m->nr == m->cap) {
-		size_t bytes = 2 * m->cap * m->stride * sizeof(uint64_t);
-
-		if (bytes > HQ_MAX_MEMO_BYTES)
-			return -1;
-		m->entries = realloc(m->entries, bytes);
-		if (m->entries == NULL)
-			abort();
-		m->cap *= 2;
-	}
-	e = &m->entries[m->nr * m->stride];
-	e[0] = key;
-	e[1] = s->h1;
-	e[2] = s->h2;
-	memcpy(&e[3], bits, m->words * sizeof(uint64_t));
-	m->slots[j] = (uint32_t)++m->nr;
-	if (2 * m->nr > m->nr_slots)
-		memo_grow_slots(m);
-	return 1;
-}
-
 /* ---- the search -------------------------------------------------------------- */
-
-/* The time-ordered list of invocations and responses; index 2n is the head. */
-struct qs_entry {
-	uint32_t prev, next;
-	uint32_t call;
-	bool is_invoke;
-	uint64_t time;
-};
-
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct qs_entry *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	/* Equal stamps overlap: the invocation first. */
-	if (x->is_invoke != y->is_invoke)
-		return x->is_invoke ? -1 : 1;
-	return x->call < y->call ? -1 : x->call > y->call;
-}
-
-static void unlink_entry(struct qs_entry *e, uint32_t i)
-{
-	e[e[i].prev].next = e[i].next;
-	e[e[i].next].prev = e[i].prev;
-}
-
-static void relink_entry(struct qs_entry *e, uint32_t i)
-{
-	e[e[i].prev].next = i;
-	e[e[i].next].prev = i;
-}
 
 /*
  * The candidate tried first at a level: the call whose response comes
@@ -261,13 +150,14 @@ static bool key_before(struct take_key a, struct take_key b)
 	return a.at < b.at || (a.at == b.at && a.pos < b.pos);
 }
 
-static uint32_t preferred(const struct qs_entry *e, uint32_t head, const struct hq_ctx *c,
+static uint32_t preferred(const struct hist_timeline *t, const struct hq_ctx *c,
 			  const struct take_key *take_at)
 {
-	uint32_t i = e[head].next, best = UINT32_MAX;
+	const struct hist_event *e = t->e;
+	uint32_t i = e[t->head].next, best = UINT32_MAX;
 
-	for (; e[i].is_invoke; i = e[i].next) {
-		uint32_t call = e[i].call;
+	for (; e[i].is_call; i = e[i].next) {
+		uint32_t call = e[i].op;
 
 		if (c->calls[call].kind != HQ_PUT)
 			continue;
@@ -276,8 +166,8 @@ static uint32_t preferred(const struct qs_entry *e, uint32_t head, const struct 
 		     key_before(take_at[best], take_at[call])))
 			best = call;
 	}
-	if (c->calls[e[i].call].kind != HQ_PUT || best == UINT32_MAX)
-		return e[i].call;
+	if (c->calls[e[i].op].kind != HQ_PUT || best == UINT32_MAX)
+		return e[i].op;
 	return best;
 }
 
@@ -303,25 +193,22 @@ static void report_failure(struct hq_ctx *c, size_t depth, uint32_t stop_call,
 
 enum hq_search_result hq_search(struct hq_ctx *c)
 {
-	size_t n = c->nr_calls, words = (n + 63) / 64, sp = 0, depth = 0;
-	uint32_t head = (uint32_t)(2 * n), i, stop_call = 0, first;
+	size_t n = c->nr_calls, words = 2 + (n + 63) / 64, sp = 0, depth = 0;
+	uint32_t i, stop_call = 0, first;
 	bool first_turn;
-	struct qs_entry *e;
-	uint32_t *invoke_of, *respond_of;
-	uint64_t *z, *bits, placed_hash = 0, stop_from = 0;
+	struct hist_timeline t;
+	struct hist_event *e;
+	/* The memo's key: the sequence's two hashes, then the set placed. */
+	uint64_t *key, *bits, placed_hash = 0, stop_from = 0;
 	struct take_key *take_at;
 	struct qs_frame *stack;
 	struct qs_state s;
-	struct qs_memo memo;
+	struct hist_memo memo;
 	unsigned long steps = 0;
 	enum hq_search_result result = HQ_SEARCH_VIOLATION;
 
 	if (n > HQ_MAX_SEARCH_OPS)
 		return HQ_SEARCH_UNCHECKED;
-	e = hist_calloc(2 * n + 1, sizeof(*e));
-	invoke_of = hist_calloc(n, sizeof(*invoke_of));
-	respond_of = hist_calloc(n, sizeof(*respond_of));
-	z = hist_calloc(n, sizeof(*z));
 	take_at = hist_calloc(n, sizeof(*take_at));
 	for (i = 0; i < n; i++)
 		take_at[i] = (struct take_key){ .at = UINT64_MAX };
@@ -336,29 +223,22 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 				take_at[v->put].pos = q;
 		}
 	}
-	bits = hist_calloc(words, sizeof(*bits));
+	key = hist_calloc(words, sizeof(*key));
+	bits = key + 2;
 	stack = hist_calloc(n, sizeof(*stack));
 	s = (struct qs_state){ .order = c->round->order,
 			       .slots = hist_calloc(n + 1, sizeof(uint64_t)) };
-	for (i = 0; i < n; i++) {
-		e[2 * i] = (struct qs_entry){ .call = i, .is_invoke = true,
-					      .time = c->calls[i].invoke };
-		e[2 * i + 1] = (struct qs_entry){ .call = i, .time = c->calls[i].respond };
-		z[i] = mix64(0x9e3779b97f4a7c15ULL * (i + 1));
-	}
-	qsort(e, 2 * n, sizeof(*e), entry_cmp);
-	for (i = 0; i <= head; i++) {
-		e[i].prev = i ? i - 1 : head;
-		e[i].next = i < head ? i + 1 : 0;
-		if (i < head)
-			*(e[i].is_invoke ? &invoke_of[e[i].call] : &respond_of[e[i].call]) = i;
-	}
-	memo_init(&memo, words);
+	hist_timeline_init(&t, n);
+	for (i = 0; i < n; i++)
+		hist_timeline_set(&t, i, c->calls[i].invoke, c->calls[i].respond);
+	hist_timeline_link(&t);
+	e = t.e;
+	hist_memo_init(&memo, words, HQ_MAX_MEMO_BYTES);
 
-	first = preferred(e, head, c, take_at);
+	first = preferred(&t, c, take_at);
 	first_turn = true;
-	i = e[head].next;
-	while (e[head].next != head) {
+	i = e[t.head].next;
+	while (e[t.head].next != t.head) {
 		uint32_t call;
 		bool from_first = first_turn;
 		struct qs_frame f;
@@ -371,8 +251,8 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 		if (first_turn) {
 			call = first;
 			first_turn = false;
-		} else if (e[i].is_invoke) {
-			call = e[i].call;
+		} else if (e[i].is_call) {
+			call = e[i].op;
 			if (call == first) {
 				i = e[i].next;
 				continue;
@@ -383,24 +263,27 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 			 * Backtrack. */
 			if (sp >= depth) {
 				depth = sp;
-				stop_call = e[i].call;
-				stop_from = e[e[head].next].time;
+				stop_call = e[i].op;
+				stop_from = e[e[t.head].next].time;
 			}
 			if (sp == 0)
 				break;
 			call = stack[--sp].call;
 			undo(&s, &c->calls[call], &stack[sp]);
 			bits[call / 64] &= ~(1ULL << (call % 64));
-			placed_hash ^= z[call];
-			relink_entry(e, respond_of[call]);
-			relink_entry(e, invoke_of[call]);
+			placed_hash ^= hist_op_hash(call);
+			hist_timeline_unplace(&t, call);
 			first = stack[sp].first;
-			i = stack[sp].from_first ? e[head].next : e[invoke_of[call]].next;
+			i = stack[sp].from_first ? e[t.head].next : e[t.call_of[call]].next;
 			continue;
 		}
 		if (apply(&s, &c->calls[call], &f)) {
+			uint64_t h = placed_hash ^ hist_op_hash(call);
+
 			bits[call / 64] |= 1ULL << (call % 64);
-			added = memo_add(&memo, placed_hash ^ z[call], bits, &s);
+			key[0] = s.h1;
+			key[1] = s.h2;
+			added = hist_memo_add(&memo, hist_mix64(h ^ s.h1) ^ s.h2, key);
 			if (added < 0) {
 				result = HQ_SEARCH_UNCHECKED;
 				break;
@@ -415,28 +298,24 @@ enum hq_search_result hq_search(struct hq_ctx *c)
 			f.first = first;
 			f.from_first = from_first;
 			stack[sp++] = f;
-			placed_hash ^= z[call];
-			unlink_entry(e, invoke_of[call]);
-			unlink_entry(e, respond_of[call]);
-			if (e[head].next == head)
+			placed_hash ^= hist_op_hash(call);
+			hist_timeline_place(&t, call);
+			if (e[t.head].next == t.head)
 				break;
-			first = preferred(e, head, c, take_at);
+			first = preferred(&t, c, take_at);
 			first_turn = true;
 		} else {
-			i = from_first ? e[head].next : e[i].next;
+			i = from_first ? e[t.head].next : e[i].next;
 		}
 	}
-	if (e[head].next == head)
+	if (e[t.head].next == t.head)
 		result = HQ_SEARCH_OK;
 	else if (result == HQ_SEARCH_VIOLATION)
 		report_failure(c, depth, stop_call, stop_from);
-	memo_free(&memo);
-	free(e);
-	free(invoke_of);
-	free(respond_of);
-	free(z);
+	hist_memo_free(&memo);
+	hist_timeline_free(&t);
 	free(take_at);
-	free(bits);
+	free(key);
 	free(stack);
 	free(s.slots);
 	return result;

@@ -44,6 +44,20 @@ struct hq_ctx {
 	unsigned long printed;		/* violations printed in full */
 };
 
+/* A value (its index in vals) at a time: what the rules sort and sweep. */
+struct hq_timed {
+	uint64_t at;
+	uint32_t value;
+};
+
+/* The values taken once (those taken twice or never are reported already),
+ * each at its put's invocation, or response when at_respond, sorted by
+ * that time into s (room for c->nr_vals); returns how many. */
+size_t hq_by_put(const struct hq_ctx *c, struct hq_timed *s, bool at_respond);
+/* The first index in [lo, hi) of sorted s whose time is t or later (hi
+ * when none). */
+size_t hq_timed_first(const struct hq_timed *s, size_t lo, size_t hi, uint64_t t);
+
 /* The value record of value, or NULL when nobody put it. */
 struct hq_value *hq_find(const struct hq_ctx *c, uint64_t value);
 
@@ -51,7 +65,8 @@ struct hq_value *hq_find(const struct hq_ctx *c, uint64_t value);
  * calls named in calls[0..n) (HQ_NONE entries skipped). */
 void hq_violation(struct hq_ctx *c, const char *what, const uint32_t *calls, size_t n);
 
-/* The order rules, FIFO and LIFO: each counts and prints what it finds. */
+/* The order rules between two values, FIFO and LIFO (the order inside a
+ * take-all is queue.c's): each counts and prints what it finds. */
 void hq_fifo_order(struct hq_ctx *c);
 void hq_lifo_order(struct hq_ctx *c);
 

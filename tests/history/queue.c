@@ -2,8 +2,9 @@
 /*
  * tests/history/queue.c - a round of queue or stack calls judged: the calls
  * gathered with the drain's, the values indexed, the rules every order
- * shares (fresh, twice, lost, empty), the order rules of fifo.c or lifo.c,
- * then the exact search of qsearch.c when no rule is broken.
+ * shares (fresh, twice, lost, empty, the order inside a take-all), the
+ * order rules of fifo.c or lifo.c, then the exact search of qsearch.c
+ * when no rule is broken.
  *
  * Why each rule is sound (a linearizable history never breaks it): a
  * linearization puts each call at one instant inside its interval, so when
@@ -245,17 +246,39 @@ static void check_takes(struct hq_ctx *c)
 	}
 }
 
-struct by_put_respond {
-	uint64_t put_respond;
-	uint64_t take_invoke;
-	uint32_t value;			/* index in vals */
-};
-
-static int by_put_respond_cmp(const void *a, const void *b)
+static int timed_cmp(const void *a, const void *b)
 {
-	const struct by_put_respond *x = a, *y = b;
+	const struct hq_timed *x = a, *y = b;
 
-	return x->put_respond < y->put_respond ? -1 : x->put_respond > y->put_respond;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+size_t hq_by_put(const struct hq_ctx *c, struct hq_timed *s, bool at_respond)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < c->nr_vals; k++) {
+		const struct hq_call *put = &c->calls[c->vals[k].put];
+
+		if (c->vals[k].takes == 1)
+			s[n++] = (struct hq_timed){ .at = at_respond ? put->respond : put->invoke,
+						    .value = (uint32_t)k };
+	}
+	qsort(s, n, sizeof(*s), timed_cmp);
+	return n;
+}
+
+size_t hq_timed_first(const struct hq_timed *s, size_t lo, size_t hi, uint64_t t)
+{
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s[mid].at < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* empty: a take that returned empty, or a take-all, during which some
@@ -265,39 +288,26 @@ static int by_put_respond_cmp(const void *a, const void *b)
  * began answers for all of them. */
 static void check_empties(struct hq_ctx *c)
 {
-	struct by_put_respond *s = hist_calloc(c->nr_vals, sizeof(*s));
+	struct hq_timed *s = hist_calloc(c->nr_vals, sizeof(*s));
 	uint64_t *latest = hist_calloc(c->nr_vals, sizeof(*latest));
 	uint32_t *latest_of = hist_calloc(c->nr_vals, sizeof(*latest_of));
-	size_t n = 0;
+	size_t n = hq_by_put(c, s, true);
 
-	for (size_t k = 0; k < c->nr_vals; k++)
-		if (c->vals[k].takes == 1)
-			s[n++] = (struct by_put_respond){
-				.put_respond = c->calls[c->vals[k].put].respond,
-				.take_invoke = c->calls[c->vals[k].take].invoke,
-				.value = (uint32_t)k };
-	qsort(s, n, sizeof(*s), by_put_respond_cmp);
 	for (size_t k = 0; k < n; k++) {
-		bool later = k == 0 || s[k].take_invoke > latest[k - 1];
+		uint64_t take_invoke = c->calls[c->vals[s[k].value].take].invoke;
+		bool later = k == 0 || take_invoke > latest[k - 1];
 
-		latest[k] = later ? s[k].take_invoke : latest[k - 1];
+		latest[k] = later ? take_invoke : latest[k - 1];
 		latest_of[k] = later ? s[k].value : latest_of[k - 1];
 	}
 	for (size_t k = 0; k < c->nr_calls; k++) {
 		const struct hq_call *call = &c->calls[k];
-		size_t lo = 0, hi = n;
+		size_t lo;
 
 		if (!(call->kind == HQ_TAKE && call->value == 0) && call->kind != HQ_TAKE_ALL)
 			continue;
 		/* The values put before the call began: s[0..lo). */
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (s[mid].put_respond < call->invoke)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		lo = hq_timed_first(s, 0, n, call->invoke);
 		if (lo > 0 && latest[lo - 1] > call->respond) {
 			const struct hq_value *v = &c->vals[latest_of[lo - 1]];
 			uint32_t three[3] = { v->put, (uint32_t)k, v->take };
@@ -314,6 +324,38 @@ static void check_empties(struct hq_ctx *c)
 	free(latest_of);
 }
 
+/* order, inside one take-all (splice, pop_all), which takes its values
+ * at one instant: listed oldest first (a splice's sequence as it is, a
+ * pop_all's, top first, backwards), a value listed before another whose
+ * put began after the first's put completed is a violation. From the
+ * newest listed: the earliest response of a put listed later. */
+static void take_all_order(struct hq_ctx *c, uint32_t call)
+{
+	const struct hq_call *all = &c->calls[call];
+	bool top_first = c->round->order == HQ_LIFO;
+	uint64_t earliest = UINT64_MAX;
+	uint32_t earliest_of = HQ_NONE;
+
+	for (uint32_t k = 0; k < all->seq_len; k++) {
+		const struct hq_value *v = hq_find(c, all->seq[top_first ? k : all->seq_len - 1 - k]);
+
+		if (v == NULL || v->takes != 1)
+			continue;
+		if (earliest_of != HQ_NONE && earliest < c->calls[v->put].invoke) {
+			uint32_t calls[3] = { c->vals[earliest_of].put, v->put, call };
+
+			hq_violation(c, top_first ?
+				     "order: a pop_all lists a value above one pushed later" :
+				     "order: a splice lists a value before one put earlier", calls, 3);
+			return;
+		}
+		if (c->calls[v->put].respond < earliest) {
+			earliest = c->calls[v->put].respond;
+			earliest_of = (uint32_t)(v - c->vals);
+		}
+	}
+}
+
 bool hq_check_round(const struct hq_round *round, struct hq_verdict *v, FILE *report)
 {
 	struct hq_ctx c = { .round = round, .report = report };
@@ -326,6 +368,9 @@ bool hq_check_round(const struct hq_round *round, struct hq_verdict *v, FILE *re
 		hq_fifo_order(&c);
 	else
 		hq_lifo_order(&c);
+	for (size_t k = 0; k < c.nr_calls; k++)
+		if (c.calls[k].kind == HQ_TAKE_ALL)
+			take_all_order(&c, (uint32_t)k);
 	v->rounds++;
 	v->ops += round->nr_ops;
 	v->values += c.nr_vals;

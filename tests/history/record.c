@@ -41,6 +41,7 @@
 #define LFHT_WALK_MUTANT_(next)						\
 	(lfht_test_mutant_ == LFHT_MUTANT_LOOKUP_SKIP ? lfht_mutant_walk_(&(next)) : (void)0)
 #include "record.h"
+#include "harness.h"
 
 #include <sched.h>
 #include <string.h>
@@ -52,6 +53,8 @@
 /* A parked thread or the main thread waits at most this long for the
  * other side of a round's handshake. */
 #define HIST_HANDSHAKE_SECONDS 120.0
+/* The node --break-round's lookup finds: thread 0xffffff's, never made. */
+#define BROKEN_NODE ((0xffffffULL << 40) | 1)
 
 static uint64_t clock_ns(void)
 {
@@ -126,28 +129,30 @@ void hist_add(struct hist_log *log, struct test_node *tn)
 	op->node = tn->id;
 }
 
-struct test_node *hist_add_unique(struct hist_log *log, struct test_node *tn)
+/* Ends op, a call that offered tn and returned got; returns got's entry. */
+static struct test_node *end_add(struct hist_log *log, struct hist_op *op,
+				 struct test_node *tn, struct cds_lfht_node *got)
 {
-	struct hist_op *op = op_begin(log, HIST_ADD_UNIQUE, tn->key);
-	struct cds_lfht_node *got = cds_lfht_add_unique(log->run->ht, hash_of(log, tn->key),
-							test_match, &tn->key, &tn->node);
-
 	op_end(log, op);
 	op->node = tn->id;
 	op->result = id_of(got);
 	return test_node_of(got);
 }
 
+struct test_node *hist_add_unique(struct hist_log *log, struct test_node *tn)
+{
+	struct hist_op *op = op_begin(log, HIST_ADD_UNIQUE, tn->key);
+
+	return end_add(log, op, tn, cds_lfht_add_unique(log->run->ht, hash_of(log, tn->key),
+							test_match, &tn->key, &tn->node));
+}
+
 struct test_node *hist_add_replace(struct hist_log *log, struct test_node *tn)
 {
 	struct hist_op *op = op_begin(log, HIST_ADD_REPLACE, tn->key);
-	struct cds_lfht_node *old = cds_lfht_add_replace(log->run->ht, hash_of(log, tn->key),
-							 test_match, &tn->key, &tn->node);
 
-	op_end(log, op);
-	op->node = tn->id;
-	op->result = id_of(old);
-	return test_node_of(old);
+	return end_add(log, op, tn, cds_lfht_add_replace(log->run->ht, hash_of(log, tn->key),
+							 test_match, &tn->key, &tn->node));
 }
 
 static uint64_t errno_result(int ret, const char *call)
@@ -441,7 +446,7 @@ static bool check_round(struct hist_run *run)
 		nr_ops += run->logs[t].nr_ops;
 		nr_ids += run->logs[t].nr_ids;
 	}
-	ops = hist_calloc(nr_ops, sizeof(*ops));
+	ops = hist_calloc(nr_ops + 1, sizeof(*ops));
 	ids = hist_calloc(nr_ids, sizeof(*ids));
 	nr_ops = nr_ids = 0;
 	for (int t = 0; t < run->nr_threads; t++) {
@@ -454,6 +459,11 @@ static bool check_round(struct hist_run *run)
 		memcpy(ids + nr_ids, log->walk_ids, log->nr_ids * sizeof(*ids));
 		nr_ids += log->nr_ids;
 	}
+	if (hist_break_this_round((long)run->rounds + 1))
+		ops[nr_ops++] = (struct hist_op){ .kind = HIST_LOOKUP, .key = UINT64_MAX - 1,
+						  .result = BROKEN_NODE,
+						  .invoke = hist_stamp_invoke(),
+						  .respond = hist_stamp_respond() };
 	/* The new content; the old one stays until the check is done. */
 	run->present = NULL;
 	run->present_nodes = NULL;
@@ -469,8 +479,8 @@ static bool check_round(struct hist_run *run)
 	clean = hist_check_round(&round, &run->verdict, stderr);
 	test_online();
 	if (!clean)
-		fprintf(stderr, "history: [%s] round %lu broke a rule (above)\n",
-			TEST_FLAVOUR_NAME, run->rounds);
+		hist_end_failed(run->what ? run->what : "table", (long)run->rounds + 1,
+				"broke a rule (above)");
 	if (run->owns_nodes) {
 		qsort(run->present_nodes, run->nr_present, sizeof(*run->present_nodes), ptr_cmp);
 		free_gone_nodes(run, was_present, nr_was);
@@ -521,8 +531,6 @@ static bool run_over(struct hist_run *run, double end, double hard_end)
 {
 	double now = test_now();
 
-	if (!run->clean && run->stop_at_violation)
-		return true;
 	/* Two rounds at least: the carry-over of the table's content from
 	 * one round to the next is always checked. */
 	if (run->rounds < 2 || now < end)

@@ -63,10 +63,12 @@ struct hist_run {
 
 	struct hist_verdict verdict;
 	unsigned long rounds;
+	/* Every round so far was clean: a round that breaks a rule ends
+	 * the program once checked (hist_end_failed(), harness.h). */
 	bool clean;
+	/* The run's name in that end's last line (NULL: "table"). */
+	const char *what;
 	double check_seconds;		/* time spent checking */
-	/* Stop at the first round that breaks a rule (the mutant tests). */
-	bool stop_at_violation;
 	/* Optional: the run goes on past its time while more(more_arg) says
 	 * the workload has not yet done what the test needs (at most ten
 	 * times as long, plus 30 s). */
@@ -82,8 +84,10 @@ void hist_run_init(struct hist_run *run, struct cds_lfht *ht, unsigned long (*ha
 /* Runs rounds for seconds (checking each), then stops the threads; they
  * see hist_continue() return false. Two rounds at least, and until every
  * recording thread logged HIST_MIN_THREAD_OPS calls (a slow start under
- * an emulator), bounded as more() is. Returns whether every round was
- * clean. */
+ * an emulator), bounded as more() is. A round that breaks a rule ends the
+ * program instead (harness.h), so it returns true: every round was clean.
+ * --break-round N (harness.h) adds to round N a lookup that finds a node
+ * never added. */
 bool hist_run_for(struct hist_run *run, double seconds);
 /* Frees the logs (owns_nodes: deletes the nodes left and frees them). */
 void hist_run_destroy(struct hist_run *run);
