@@ -306,11 +306,15 @@ void poll_fork_child(void);
 #define retire_queue		RCU_SYM_(retire_queue_)
 #define retire_barrier		RCU_SYM_(retire_barrier_)
 #define retire_thread_exit	RCU_SYM_(retire_thread_exit_)
+#define retire_defer		RCU_SYM_(retire_defer_impl_)
 /* rcu_retire() and rcu_retire_barrier(). */
 void retire_queue(struct rcu_head *head, void (*func)(struct rcu_head *head));
 void retire_barrier(void);
 /* Before the calling thread unregisters or exits: its pending callbacks
  * go to the call_rcu worker. */
 void retire_thread_exit(void);
+/* fct(p) after a grace period, as rcu_retire() runs callbacks (on the
+ * call_rcu worker for a thread not registered). */
+void retire_defer(void (*fct)(void *p), void *p);
 
 #endif /* RCU_SRC_INTERNAL_H */

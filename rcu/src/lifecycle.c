@@ -129,6 +129,11 @@ void RCU_SYM_(retire_barrier)(void)
 	retire_barrier();
 }
 
+void RCU_SYM_(retire_defer_)(void (*fct)(void *p), void *p)
+{
+	retire_defer(fct, p);
+}
+
 struct rcu_poll_cookie RCU_SYM_(poll_start)(void)
 {
 	return poll_start();

@@ -39,11 +39,17 @@
  * No lock, no allocation, no wait in rcu_retire(); one ticket and one
  * counter increment (shared cache lines) per RETIRE_BATCH calls.
  *
+ * retire_defer() (the layer's defer_rcu(fct, p)) wraps a call in a record
+ * from the thread's pool (self_retire.records, refilled as its batches
+ * run; malloc() when empty, freed at exit) and retires it.
+ *
  * Relies on: gp.c (tickets, polled grace periods, synchronize), the
  * flavour's fence (qsbr.c, memb.c), call_rcu.c (the hand-over and
  * rcu_barrier()), registry.c (registered).
  */
 #define _GNU_SOURCE
+#include <stdlib.h>
+
 #include "internal.h"
 
 /*
@@ -90,6 +96,9 @@ struct retire_state {
 	/* Some callback went to the call_rcu worker since the last
 	 * rcu_retire_barrier(). */
 	bool handed_over;
+	/* Records of retire_defer() for reuse, linked by head.next. */
+	struct rcu_head *records;
+	unsigned nr_records;
 };
 
 /* Initial-exec, as the reader state (rcu/reader.h): one thread-pointer
@@ -248,9 +257,75 @@ void retire_barrier(void)
 	}
 }
 
+/* ---- (fct, p) calls: liburcu's defer_rcu() ----------------------------- */
+
+/* Records a thread keeps for reuse: a batch that runs gives back what the
+ * next one takes, so that a thread that defers steadily allocates none. */
+#define RETIRE_RECORDS_KEPT (2 * RETIRE_BATCH)
+
+struct retire_record {
+	struct rcu_head head;
+	void (*fct)(void *p);
+	void *p;
+};
+
+/* A record's call. The record goes back to the pool of the thread running
+ * its own batch (the one that took it), else (on the call_rcu worker:
+ * handed over, or deferred by a thread not registered) to free(). */
+static void retire_record_run(struct rcu_head *head)
+{
+	struct retire_record *r = caa_container_of(head, struct retire_record, head);
+	struct retire_state *s = &self_retire;
+	void (*fct)(void *p) = r->fct;
+	void *p = r->p;
+
+	if (s->running && s->nr_records < RETIRE_RECORDS_KEPT) {
+		r->head.next = s->records;
+		s->records = &r->head;
+		s->nr_records++;
+	} else {
+		free(r);
+	}
+	fct(p);
+}
+
+void retire_defer(void (*fct)(void *p), void *p)
+{
+	struct retire_state *s = &self_retire;
+	struct retire_record *r;
+
+	if (s->records != NULL) {
+		r = caa_container_of(s->records, struct retire_record, head);
+		s->records = r->head.next;
+		s->nr_records--;
+	} else {
+		r = malloc(sizeof(*r));
+		if (r == NULL) {
+			/* As liburcu's defer_rcu() when its queue is full. */
+			gp_synchronize_rcu();
+			fct(p);
+			return;
+		}
+	}
+	r->fct = fct;
+	r->p = p;
+	if (self_reader.registered)
+		retire_queue(&r->head, retire_record_run);
+	else
+		call_rcu_queue(&r->head, retire_record_run);
+}
+
 void retire_thread_exit(void)
 {
 	struct retire_state *s = &self_retire;
+
+	while (s->records != NULL) {
+		struct rcu_head *head = s->records;
+
+		s->records = head->next;
+		free(caa_container_of(head, struct retire_record, head));
+	}
+	s->nr_records = 0;
 
 	/* From now on every call comes to the library (retire_queue()). */
 	self_open.limit = 0;

@@ -243,6 +243,77 @@ START_TEST(fork_child_keeps_its_threads_pending_callbacks)
 }
 END_TEST
 
+/* ---- retire_defer_(): the liburcu layer's defer_rcu(fct, p) ---------- */
+
+#if defined(TEST_FLAVOUR_QSBR)
+#define test_retire_defer rcu_qsbr_retire_defer_
+#elif defined(TEST_FLAVOUR_MEMB)
+#define test_retire_defer rcu_memb_retire_defer_
+#elif defined(TEST_FLAVOUR_MB)
+#define test_retire_defer rcu_mb_retire_defer_
+#else
+#define test_retire_defer rcu_bp_retire_defer_
+#endif
+
+/* A deferred call's argument: a tracked object, its head unused. */
+static void tracked_call(void *p)
+{
+	tracked_cb(&((struct tracked *)p)->head);
+}
+
+static void defer_one(bool check_owner)
+{
+	struct tracked *t = malloc(sizeof(*t));
+
+	ck_assert_ptr_nonnull(t);
+	t->owner = pthread_self();
+	t->check_owner = check_owner;
+	t->reader_left = NULL;
+	test_retire_defer(tracked_call, t);
+}
+
+START_TEST(deferred_calls_run_on_the_deferring_thread)
+{
+	counters_reset();
+	rcu_register_thread();
+	/* Twice: the second round takes its records from the pool that the
+	 * first round's batches refilled (the ASan leg checks that the pool
+	 * is freed when the thread unregisters). */
+	for (int round = 1; round <= 2; round++) {
+		for (int i = 0; i < RETIRES; i++) {
+			defer_one(true);
+			if (i % 64 == 0)
+				reader_quiescent();
+		}
+		rcu_retire_barrier();
+		ck_assert_int_eq(ld(&ran), (long)round * RETIRES);
+	}
+	ck_assert_int_eq(ld(&ran_elsewhere), 0);
+	rcu_unregister_thread();
+}
+END_TEST
+
+static void *defer_unregistered(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++)
+		defer_one(true);
+	return NULL;
+}
+
+START_TEST(an_unregistered_threads_deferred_calls_run_on_the_worker)
+{
+	pthread_t t;
+
+	counters_reset();
+	test_start(&t, defer_unregistered, NULL);
+	ck_assert_joined(t);
+	rcu_barrier();
+	ck_assert_int_eq(ld(&ran), 10);
+	ck_assert_int_eq(ld(&ran_elsewhere), 10);
+}
+END_TEST
+
 static Suite *retire_suite(void)
 {
 	Suite *s = suite_create("rcu-retire-" TEST_FLAVOUR_NAME);
@@ -253,6 +324,8 @@ static Suite *retire_suite(void)
 	TEST_ADD(s, unregistering_thread_hands_its_callbacks_to_the_worker, 10);
 	TEST_ADD(s, exiting_thread_hands_its_callbacks_to_the_worker, 10);
 	TEST_ADD(s, concurrent_retiring_threads_each_run_their_own, 30);
+	TEST_ADD(s, deferred_calls_run_on_the_deferring_thread, 30);
+	TEST_ADD(s, an_unregistered_threads_deferred_calls_run_on_the_worker, 10);
 	/* qemu-user crashes in some forks of multi-threaded processes
 	 * (test_fork.c). */
 	if (getenv("RCU_TEST_EMULATED") == NULL)

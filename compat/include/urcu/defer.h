@@ -15,11 +15,12 @@
  * and the rest are its map's short names, under URCU_API_MAP.
  *
  * Differs from liburcu: no defer thread of its own, no per-thread queue
- * (each defer_rcu() allocates a small record; out of memory, it waits for a
- * grace period and runs fct(p) at once, as liburcu does when its queue is
- * full); the barriers wait for every call_rcu() callback queued before them,
- * not only the deferred ones. Like liburcu's, defer_rcu() must not run
- * inside a read-side critical section.
+ * (each defer_rcu() takes a small record from the thread's pool, which its
+ * batches refill as they run; out of memory, it waits for a grace period
+ * and runs fct(p) at once, as liburcu does when its queue is full); the
+ * barriers wait for every call_rcu() callback queued before them, not only
+ * the deferred ones. Like liburcu's, defer_rcu() must not run inside a
+ * read-side critical section.
  */
 #ifndef LFHT_URCU_DEFER_H
 #define LFHT_URCU_DEFER_H
@@ -27,32 +28,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include <rcu/flavour.h>	/* struct rcu_head, caa_container_of */
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* One deferred call, freed by the callback that runs it. */
-struct lfht_urcu_defer_ {
-	struct rcu_head head;
-	void (*fct)(void *p);
-	void *p;
-};
-
-static inline void lfht_urcu_defer_run_(struct rcu_head *head)
-{
-	struct lfht_urcu_defer_ *d = caa_container_of(head, struct lfht_urcu_defer_, head);
-	void (*fct)(void *p) = d->fct;
-	void *p = d->p;
-
-	free(d);
-	fct(p);
-}
-
-#ifdef __cplusplus
-}
-#endif
+#include <rcu/flavour.h>
 
 #endif /* LFHT_URCU_DEFER_H */
 
@@ -65,24 +41,12 @@ static inline void lfht_urcu_defer_run_(struct rcu_head *head)
 extern "C" {
 #endif
 
+/* A registered thread runs its own (rcu_retire(): later, inside its own
+ * defer_rcu() calls), as liburcu's defer_rcu() may; others' go to the
+ * call_rcu worker. */
 static inline void LFHT_URCU_NAME_(defer_rcu)(void (*fct)(void *p), void *p)
 {
-	struct lfht_urcu_defer_ *d = (struct lfht_urcu_defer_ *)malloc(sizeof(*d));
-
-	if (d == NULL) {
-		LFHT_URCU_LFHT_(synchronize_rcu)();
-		fct(p);
-		return;
-	}
-	d->fct = fct;
-	d->p = p;
-	/* A registered thread runs its own, as liburcu's defer_rcu() may
-	 * (rcu_retire(): later, inside its own defer_rcu() calls); others go
-	 * to the call_rcu worker. */
-	if (LFHT_URCU_LFHT_(reader_).registered)
-		LFHT_URCU_LFHT_(retire)(&d->head, lfht_urcu_defer_run_);
-	else
-		LFHT_URCU_LFHT_(call_rcu)(&d->head, lfht_urcu_defer_run_);
+	LFHT_URCU_LFHT_(retire_defer_)(fct, p);
 }
 
 static inline int LFHT_URCU_NAME_(defer_register_thread)(void)

@@ -52,7 +52,8 @@ static inline bool rcu_retire_push_(struct rcu_retire_ *r, struct rcu_head *head
  * exported functions of every flavour: the flavour's ops are these, plus,
  * for QSBR, the quiescent-state functions its header declares itself. Then
  * the number of threads on the registry (for tests and diagnostics: a
- * snapshot, not an API) and the slow paths of the inlines. Use as a declaration:
+ * snapshot, not an API), the slow paths of the inlines, and retire_defer_
+ * (defer_rcu() of the liburcu layer, <urcu/defer.h>). Use as a declaration:
  * RCU_FLAVOUR_EXPORTS_(rcu_qsbr);
  */
 #define RCU_FLAVOUR_EXPORTS_(fl)					\
@@ -73,6 +74,7 @@ static inline bool rcu_retire_push_(struct rcu_retire_ *r, struct rcu_head *head
 	RCU_API void fl##_retire(struct rcu_head *head,			\
 				 void (*func)(struct rcu_head *head));	\
 	RCU_API void fl##_retire_barrier(void);				\
+	RCU_API void fl##_retire_defer_(void (*fct)(void *p), void *p);	\
 	RCU_API struct rcu_poll_cookie fl##_poll_start(void);		\
 	RCU_API bool fl##_poll_done(struct rcu_poll_cookie cookie);	\
 	RCU_API unsigned long fl##_registry_count_(void);		\
