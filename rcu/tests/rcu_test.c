@@ -112,54 +112,6 @@ void test_failures_reset(void)
 
 /* ---- time, waits, threads ---------------------------------------------- */
 
-double test_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The share of the stress time this flavour runs (RCU_STRESS_SCALE, set
- * by meson for a flavour whose code paths another flavour's suite already
- * stresses at length), never bringing a run below 0.3 s (or below the
- * unscaled time when that is shorter). */
-static double stress_scaled(double seconds)
-{
-	const char *s = getenv("RCU_STRESS_SCALE");
-	double scale = s != NULL ? strtod(s, NULL) : 1.0;
-	double least = seconds < 0.3 ? seconds : 0.3;
-
-	if (!(scale > 0.0) || scale >= 1.0)
-		return seconds;
-	return seconds * scale > least ? seconds * scale : least;
-}
-
-/* RCU_STRESS_SECONDS, or 2 s natively and 0.3 s under an emulator
- * (RCU_TEST_EMULATED, set by meson for cross builds); then scaled. */
-static double stress_unscaled(void)
-{
-	const char *s = getenv("RCU_STRESS_SECONDS");
-	double fallback = getenv("RCU_TEST_EMULATED") != NULL ? 0.3 : 2.0;
-	char *end;
-	double v;
-
-	if (s == NULL || *s == '\0')
-		return fallback;
-	v = strtod(s, &end);
-	if (end == s || !(v > 0.0)) {
-		fprintf(stderr, "test: RCU_STRESS_SECONDS=%s is not a positive number; using %g\n",
-			s, fallback);
-		return fallback;
-	}
-	return v;
-}
-
-double test_stress_seconds(void)
-{
-	return stress_scaled(stress_unscaled());
-}
-
 static void pause_briefly(unsigned round)
 {
 	struct timespec ts = { 0, 50 * 1000 };
@@ -204,46 +156,6 @@ bool test_count_reached(void *goal)
 
 	/* Acquire: pairs with the release increments of the count. */
 	return rcu_atomic_load(g->count, memory_order_acquire) >= g->goal;
-}
-
-/*
- * Stalls: the timer signal's handler sleeps, as a preemption would stop the
- * thread at any instruction; on two CPUs a thread is otherwise almost never
- * stopped inside a read-side section long enough for the updaters to move
- * on. nanosleep() is async-signal-safe.
- */
-#ifndef sigev_notify_thread_id	/* glibc before 2.36 names it only so */
-#define sigev_notify_thread_id _sigev_un._tid
-#endif
-
-static void test_stall_handler(int sig)
-{
-	struct timespec t = { .tv_nsec = TEST_STALL_US * 1000L };
-
-	(void)sig;
-	nanosleep(&t, NULL);
-}
-
-bool test_stalls_start(timer_t *timer)
-{
-	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGRTMIN + 1 };
-	struct itimerspec period = {
-		.it_interval = { .tv_nsec = TEST_STALL_PERIOD_US * 1000L },
-		.it_value = { .tv_nsec = TEST_STALL_PERIOD_US * 1000L },
-	};
-	struct sigaction sa = { .sa_handler = test_stall_handler, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGRTMIN + 1, &sa, NULL) != 0)
-		return false;
-	ev.sigev_notify_thread_id = (pid_t)gettid();
-	if (timer_create(CLOCK_MONOTONIC, &ev, timer) != 0)
-		return false;
-	if (timer_settime(*timer, 0, &period, NULL) != 0) {
-		timer_delete(*timer);
-		return false;
-	}
-	return true;
 }
 
 void test_spin(unsigned n)
@@ -452,17 +364,6 @@ const char *test_child_describe(const struct test_child *child)
 	else
 		snprintf(buf, sizeof(buf), "status 0x%x", child->status);
 	return buf;
-}
-
-uint64_t test_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dull;
 }
 
 /* ---- runner ------------------------------------------------------------ */
