@@ -149,13 +149,34 @@ static void leave_read_side(void)
 
 static uint64_t key3 = 3;
 
+/* Registered, outside: setup(), then the read side left. */
+static void setup_outside(void)
+{
+	setup();
+	leave_read_side();
+}
+
+/* Looks key 3 up in a read-side section of its own. */
+static void lookup_key3(struct cds_lfht_iter *iter)
+{
+	rcu_read_lock();
+	cds_lfht_lookup(table, test_hash(3), test_match, &key3, iter);
+	rcu_read_unlock();
+}
+
+/* Replaces what iter holds by a new node of key 3. */
+static void replace_key3(struct cds_lfht_iter *iter)
+{
+	(void)cds_lfht_replace(table, iter, test_hash(3), test_match, &key3,
+			       &test_node_new(3, 1)->node);
+}
+
 /* The reader rule, one child per call: setup, leave, then the call. */
 static void lookup_outside(void)
 {
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
 }
 
@@ -163,8 +184,7 @@ static void exported_lookup_outside(void)
 {
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
 }
 
@@ -174,8 +194,7 @@ static void lookup_batch_outside(void)
 	const void *key = &key3;
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	lfht_lookup_batch(table, 1, &hash, test_match, &key, &iter);
 }
 
@@ -183,8 +202,7 @@ static void first_outside(void)
 {
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_first(table, &iter);
 }
 
@@ -205,9 +223,7 @@ static void next_duplicate_outside(void)
 	struct cds_lfht_iter iter;
 
 	setup();
-	rcu_read_lock();
-	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
-	rcu_read_unlock();
+	lookup_key3(&iter);
 	leave_read_side();
 	cds_lfht_next_duplicate(table, test_match, &key3, &iter);
 }
@@ -218,8 +234,7 @@ static void for_each_outside(void)
 	struct cds_lfht_node *node;
 	unsigned long n = 0;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_for_each(table, &iter, node)
 		n++;
 	fprintf(stderr, "walked %lu\n", n);
@@ -231,8 +246,7 @@ static void for_each_entry_duplicate_outside(void)
 	struct test_node *tn;
 	unsigned long n = 0;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_for_each_entry_duplicate(table, test_hash(3), test_match, &key3, &iter, tn,
 					  node)
 		n++;
@@ -241,8 +255,7 @@ static void for_each_entry_duplicate_outside(void)
 
 static void add_outside(void)
 {
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_add(table, test_hash(100), &test_node_new(100, 0)->node);
 }
 
@@ -250,16 +263,14 @@ static void add_unique_outside(void)
 {
 	uint64_t key = 100;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	(void)cds_lfht_add_unique(table, test_hash(key), test_match, &key,
 				  &test_node_new(key, 0)->node);
 }
 
 static void add_replace_outside(void)
 {
-	setup();
-	leave_read_side();
+	setup_outside();
 	(void)cds_lfht_add_replace(table, test_hash(3), test_match, &key3,
 				   &test_node_new(3, 1)->node);
 }
@@ -269,18 +280,14 @@ static void replace_outside(void)
 	struct cds_lfht_iter iter;
 
 	setup();
-	rcu_read_lock();
-	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
-	rcu_read_unlock();
+	lookup_key3(&iter);
 	leave_read_side();
-	(void)cds_lfht_replace(table, &iter, test_hash(3), test_match, &key3,
-			       &test_node_new(3, 1)->node);
+	replace_key3(&iter);
 }
 
 static void del_outside(void)
 {
-	setup();
-	leave_read_side();
+	setup_outside();
 	(void)cds_lfht_del(table, &nodes[3]->node);
 }
 
@@ -289,8 +296,7 @@ static void count_nodes_outside(void)
 	unsigned long count;
 	long before, after;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_count_nodes(table, &before, &count, &after);
 }
 
@@ -319,8 +325,7 @@ static void replace_never_added(void)
 	setup();
 	stray->node.reverse_hash = lfht_reverse_bits_(test_hash(3));
 	rcu_read_lock();
-	(void)cds_lfht_replace(table, &iter, test_hash(3), test_match, &key3,
-			       &test_node_new(3, 1)->node);
+	replace_key3(&iter);
 }
 
 /* The outside rule: resize and destroy. */
