@@ -19,7 +19,6 @@
 #include "lfht_test.h"
 #include "../lfht/internal.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -31,91 +30,33 @@
 
 /* ---- children ------------------------------------------------------------- */
 
-struct child {
-	bool finished;
-	int status;
-	char err[4096];
-};
-
-/* Reads fd until EOF or the deadline. */
-static void drain(int fd, double deadline, struct child *c)
+/* Calls the void (*)(void) that fn points to (in the child). */
+static void call(void *fn)
 {
-	size_t len = 0;
-
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		double left = deadline - test_now();
-		ssize_t n;
-
-		if (left <= 0 || len + 1 >= sizeof(c->err))
-			break;
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		n = read(fd, c->err + len, sizeof(c->err) - 1 - len);
-		if (n > 0)
-			len += (size_t)n;
-		else if (n == 0 || errno != EINTR)
-			break;
-	}
-	c->err[len] = '\0';
+	(*(void (**)(void))fn)();
 }
 
 /* Runs fn in a child, stderr on a pipe; waits at most CHILD_SECONDS. */
-static void run_child(void (*fn)(void), struct child *c)
+static void run_child(void (*fn)(void), struct test_child *c)
 {
 	double deadline = test_now() + CHILD_SECONDS;
-	int fds[2];
-	pid_t pid, done = 0;
+	int err_fd;
+	pid_t pid = test_child_start(call, &fn, &err_fd);
 
-	memset(c, 0, sizeof(*c));
-	ck_assert_int_eq(pipe(fds), 0);
-	fflush(NULL);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[1]);
-		fn();
-		fflush(stderr);
-		_exit(0);
-	}
-	close(fds[1]);
-	drain(fds[0], deadline, c);
-	close(fds[0]);
-	while ((done = waitpid(pid, &c->status, WNOHANG)) == 0 && test_now() < deadline)
-		test_spin_pause();
-	if (done != pid) {
-		kill(pid, SIGKILL);
-		(void)waitpid(pid, &c->status, 0);
-	}
-	c->finished = done == pid;
-}
-
-static const char *describe(const struct child *c)
-{
-	static char buf[64];
-
-	if (!c->finished)
-		return "still running at the deadline (killed)";
-	if (WIFEXITED(c->status))
-		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(c->status));
-	else if (WIFSIGNALED(c->status))
-		snprintf(buf, sizeof(buf), "killed by %s", strsignal(WTERMSIG(c->status)));
-	else
-		snprintf(buf, sizeof(buf), "status %#x", c->status);
-	return buf;
+	ck_assert_msg(pid > 0, "pipe or fork: %s", strerror(errno));
+	test_child_finish(pid, err_fd, deadline, c);
 }
 
 /* fn must abort with a line of stderr that begins with want. */
 static void expect_abort(void (*fn)(void), const char *want)
 {
-	struct child c;
+	struct test_child c;
 	char line[256];
 
 	run_child(fn, &c);
 	ck_assert_msg(c.finished && WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGABRT,
-		      "child %s, not killed by SIGABRT; stderr: \"%s\"", describe(&c), c.err);
+		      "child %s, not killed by SIGABRT; stderr: \"%s\"",
+		      test_child_describe(&c), c.err);
 	snprintf(line, sizeof(line), "%s\n", want);
 	ck_assert_msg(strncmp(c.err, want, strlen(want)) == 0 || strstr(c.err, line) != NULL,
 		      "stderr lacks \"%s\": \"%s\"", want, c.err);
@@ -455,11 +396,11 @@ static void correct_use(void)
 
 START_TEST(correct_use_neither_aborts_nor_prints)
 {
-	struct child c;
+	struct test_child c;
 
 	run_child(correct_use, &c);
 	ck_assert_msg(c.finished && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
-		      "child %s; stderr: \"%s\"", describe(&c), c.err);
+		      "child %s; stderr: \"%s\"", test_child_describe(&c), c.err);
 	ck_assert_msg(c.err[0] == '\0', "stderr: \"%s\"", c.err);
 }
 END_TEST

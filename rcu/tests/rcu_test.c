@@ -7,14 +7,9 @@
 #include "rcu_test.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 /* ---- test objects ------------------------------------------------------ */
 
@@ -262,108 +257,18 @@ bool test_call_within(void (*fn)(void *arg), void *arg, double seconds)
 	return test_join_within(thread, seconds);
 }
 
-static void child_side(int fds[2], void (*fn)(void *arg), void *arg)
-{
-	struct rlimit no_core = { 0, 0 };
-
-	close(fds[0]);
-	(void)setrlimit(RLIMIT_CORE, &no_core);
-	if (dup2(fds[1], STDERR_FILENO) < 0)
-		_exit(125);
-	close(fds[1]);
-	fn(arg);
-	fflush(stderr);
-	_exit(0);
-}
-
-/* Reads the child's stderr until EOF or the deadline. */
-static void drain_stderr(int fd, double deadline, struct test_child *child)
-{
-	size_t len = 0;
-
-	for (;;) {
-		double left = deadline - test_now();
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (left <= 0)
-			break;
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		if (len + 1 >= sizeof(child->err)) {
-			char sink[256];
-
-			n = read(fd, sink, sizeof(sink));
-		} else {
-			n = read(fd, child->err + len, sizeof(child->err) - 1 - len);
-			if (n > 0)
-				len += (size_t)n;
-		}
-		if (n == 0 || (n < 0 && errno != EINTR))
-			break;
-	}
-	child->err[len] = '\0';
-}
-
 void test_run_child(void (*fn)(void *arg), void *arg, double seconds,
 		    struct test_child *child)
 {
 	double deadline = test_now() + seconds;
+	int err_fd;
+	pid_t pid = test_child_start(fn, arg, &err_fd);
 	bool was_online;
-	int fds[2];
-	pid_t pid, done;
 
-	memset(child, 0, sizeof(*child));
-	ck_assert_msg(pipe(fds) == 0, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0)
-		child_side(fds, fn, arg);
-	close(fds[1]);
+	ck_assert_msg(pid > 0, "pipe or fork: %s", strerror(errno));
 	was_online = reader_pause();
-	drain_stderr(fds[0], deadline, child);
-	close(fds[0]);
-	for (unsigned round = 0;; round++) {
-		done = waitpid(pid, &child->status, WNOHANG);
-		if (done == pid || (done < 0 && errno != EINTR))
-			break;
-		if (test_now() > deadline) {
-			kill(pid, SIGKILL);
-			(void)waitpid(pid, &child->status, 0);
-			break;
-		}
-		pause_briefly(round);
-	}
+	test_child_finish(pid, err_fd, deadline, child);
 	reader_resume(was_online);
-	child->finished = done == pid;
-	if (!child->finished ||
-	    (WIFEXITED(child->status) && WEXITSTATUS(child->status) != 0))
-		fprintf(stderr, "test: child %d %s, its stderr:\n%s\n", (int)pid,
-			test_child_describe(child), child->err);
-}
-
-const char *test_child_err_tail(const struct test_child *child)
-{
-	size_t len = strlen(child->err);
-
-	return len > 400 ? child->err + len - 400 : child->err;
-}
-
-const char *test_child_describe(const struct test_child *child)
-{
-	static char buf[64];
-
-	if (!child->finished)
-		return "still running at the deadline (killed)";
-	if (WIFEXITED(child->status))
-		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(child->status));
-	else if (WIFSIGNALED(child->status))
-		snprintf(buf, sizeof(buf), "killed by %s",
-			 strsignal(WTERMSIG(child->status)));
-	else
-		snprintf(buf, sizeof(buf), "status 0x%x", child->status);
-	return buf;
 }
 
 /* ---- runner ------------------------------------------------------------ */

@@ -220,24 +220,10 @@ bool test_join_within(pthread_t thread, double seconds);
 /* Runs fn(arg) on a new thread and waits for it within seconds; false on
  * timeout (the call is taken to hang). */
 bool test_call_within(void (*fn)(void *arg), void *arg, double seconds);
-/*
- * Forks a child that runs fn(arg) with its stderr on a pipe, then exits 0
- * if fn returns (fn may _exit() with its own status). Waits at most seconds
- * for it, then kills it. No core files. The parent's side:
- */
-struct test_child {
-	bool finished;		/* exited or was killed by a signal in time */
-	int status;		/* waitpid status when finished */
-	char err[8192];		/* its stderr, NUL-terminated (truncated) */
-};
+/* Runs fn(arg) in a child (test_child_start()) and waits for it at most
+ * seconds, offline meanwhile (test_child_finish()). */
 void test_run_child(void (*fn)(void *arg), void *arg, double seconds,
 		    struct test_child *child);
-/* "exit 3", "killed by SIGABRT", "still running": for messages. */
-const char *test_child_describe(const struct test_child *child);
-/* The last few hundred bytes of its stderr, for a Check message (Check
- * limits their length); test_run_child() copies a child's whole stderr to
- * ours when it hung or exited non-zero. */
-const char *test_child_err_tail(const struct test_child *child);
 
 /* ---- runner ------------------------------------------------------------ */
 

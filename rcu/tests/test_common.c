@@ -6,9 +6,14 @@
 #define _GNU_SOURCE
 #include "test_common.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 double test_now(void)
@@ -108,6 +113,127 @@ bool test_stalls_start(timer_t *timer)
 	}
 	return true;
 }
+
+/* ---- children --------------------------------------------------------- */
+
+static void child_side(int fds[2], void (*fn)(void *arg), void *arg)
+{
+	struct rlimit no_core = { 0, 0 };
+
+	close(fds[0]);
+	(void)setrlimit(RLIMIT_CORE, &no_core);
+	if (dup2(fds[1], STDERR_FILENO) < 0)
+		_exit(125);
+	close(fds[1]);
+	fn(arg);
+	fflush(stderr);
+	_exit(0);
+}
+
+pid_t test_child_start(void (*fn)(void *arg), void *arg, int *err_fd)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) != 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(fds[0]);
+		close(fds[1]);
+		errno = err;
+		return -1;
+	}
+	if (pid == 0)
+		child_side(fds, fn, arg);
+	close(fds[1]);
+	*err_fd = fds[0];
+	return pid;
+}
+
+/* Reads the child's stderr until EOF or the deadline; past a full buffer
+ * it reads on into a sink, so the child never blocks on the pipe. */
+static void drain_stderr(int fd, double deadline, struct test_child *child)
+{
+	size_t len = 0;
+
+	for (;;) {
+		double left = deadline - test_now();
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (left <= 0)
+			break;
+		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+			continue;
+		if (len + 1 >= sizeof(child->err)) {
+			char sink[256];
+
+			n = read(fd, sink, sizeof(sink));
+		} else {
+			n = read(fd, child->err + len, sizeof(child->err) - 1 - len);
+			if (n > 0)
+				len += (size_t)n;
+		}
+		if (n == 0 || (n < 0 && errno != EINTR))
+			break;
+	}
+	child->err[len] = '\0';
+}
+
+void test_child_finish(pid_t pid, int err_fd, double deadline, struct test_child *child)
+{
+	struct timespec pause = { .tv_nsec = 50 * 1000 };
+	pid_t done;
+
+	memset(child, 0, sizeof(*child));
+	drain_stderr(err_fd, deadline, child);
+	close(err_fd);
+	for (;;) {
+		done = waitpid(pid, &child->status, WNOHANG);
+		if (done == pid || (done < 0 && errno != EINTR))
+			break;
+		if (test_now() > deadline) {
+			kill(pid, SIGKILL);
+			(void)waitpid(pid, &child->status, 0);
+			break;
+		}
+		nanosleep(&pause, NULL);
+	}
+	child->finished = done == pid;
+	if (!child->finished ||
+	    (WIFEXITED(child->status) && WEXITSTATUS(child->status) != 0))
+		fprintf(stderr, "test: child %d %s, its stderr:\n%s\n", (int)pid,
+			test_child_describe(child), child->err);
+}
+
+const char *test_child_err_tail(const struct test_child *child)
+{
+	size_t len = strlen(child->err);
+
+	return len > 400 ? child->err + len - 400 : child->err;
+}
+
+const char *test_child_describe(const struct test_child *child)
+{
+	static char buf[64];
+
+	if (!child->finished)
+		return "still running at the deadline (killed)";
+	if (WIFEXITED(child->status))
+		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(child->status));
+	else if (WIFSIGNALED(child->status))
+		snprintf(buf, sizeof(buf), "killed by %s",
+			 strsignal(WTERMSIG(child->status)));
+	else
+		snprintf(buf, sizeof(buf), "status 0x%x", child->status);
+	return buf;
+}
+
+/* ---- the rest ------------------------------------------------------------ */
 
 uint64_t test_rand(uint64_t *state)
 {

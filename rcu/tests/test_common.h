@@ -3,7 +3,8 @@
  * rcu/tests/test_common.h - what the tests of the RCU core (rcu_test.h) and
  * of the table (tests/lfht_test.h) share, free of any flavour: which
  * sanitizer and debug checks the build has, the clock, the stress time
- * read from the environment, timer stalls and a small generator. Built
+ * read from the environment, timer stalls, children run with their stderr
+ * on a pipe, and a small generator. Built
  * once (test_common.c); lfht's tests take it from this subproject as
  * rcu_test_common_dep.
  *
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* Built with ThreadSanitizer or AddressSanitizer (clang or gcc spelling). */
@@ -62,6 +64,27 @@ double test_stress_seconds_of(const char *prefix);
 #define TEST_STALL_PERIOD_US 200
 #define TEST_STALL_US 20
 bool test_stalls_start(timer_t *timer);
+/*
+ * Children: test_child_start() forks a child that runs fn(arg) with its
+ * stderr on a pipe (no core files), then exits 0 if fn returns (fn may
+ * _exit() with its own status); it returns the pid and *err_fd, the
+ * pipe's end, or -1 (errno set). test_child_finish() reads the child's
+ * stderr into child->err and waits for it until test_now() passes
+ * deadline, then kills it; it copies the child's whole stderr to ours when
+ * it hung or exited non-zero.
+ */
+struct test_child {
+	bool finished;		/* exited or was killed by a signal in time */
+	int status;		/* waitpid status when finished */
+	char err[8192];		/* its stderr, NUL-terminated (truncated) */
+};
+pid_t test_child_start(void (*fn)(void *arg), void *arg, int *err_fd);
+void test_child_finish(pid_t pid, int err_fd, double deadline, struct test_child *child);
+/* "exit 3", "killed by SIGABRT", "still running": for messages. */
+const char *test_child_describe(const struct test_child *child);
+/* The last few hundred bytes of its stderr, for a Check message (Check
+ * limits their length). */
+const char *test_child_err_tail(const struct test_child *child);
 /* A small per-thread generator (xorshift64*). */
 uint64_t test_rand(uint64_t *state);
 
