@@ -246,54 +246,6 @@ void test_alloc_uninstall(void)
 
 /* ---- time, threads, waits --------------------------------------------- */
 
-/* The share of the stress time this flavour runs (LFHT_STRESS_SCALE, set
- * by meson for a flavour whose code paths another flavour's suite already
- * stresses at length), never bringing a run below 0.3 s (or below the
- * unscaled time when that is shorter). */
-static double stress_scaled(double seconds)
-{
-	const char *s = getenv("LFHT_STRESS_SCALE");
-	double scale = s != NULL ? strtod(s, NULL) : 1.0;
-	double least = seconds < 0.3 ? seconds : 0.3;
-
-	if (!(scale > 0.0) || scale >= 1.0)
-		return seconds;
-	return seconds * scale > least ? seconds * scale : least;
-}
-
-/* LFHT_STRESS_SECONDS, or 2 s natively and 0.3 s under an emulator
- * (LFHT_TEST_EMULATED, set by meson for cross builds); then scaled. */
-static double stress_unscaled(void)
-{
-	const char *s = getenv("LFHT_STRESS_SECONDS");
-	double fallback = getenv("LFHT_TEST_EMULATED") != NULL ? 0.3 : 2.0;
-	char *end;
-	double v;
-
-	if (s == NULL || *s == '\0')
-		return fallback;
-	v = strtod(s, &end);
-	if (end == s || !(v > 0.0)) {
-		fprintf(stderr, "test: LFHT_STRESS_SECONDS=%s is not a positive number; using %g\n",
-			s, fallback);
-		return fallback;
-	}
-	return v;
-}
-
-double test_stress_seconds(void)
-{
-	return stress_scaled(stress_unscaled());
-}
-
-double test_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 int test_wait_child(pid_t pid, double end)
 {
 	int status = 0;
@@ -352,17 +304,6 @@ void test_join(pthread_t thread)
 void test_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	ck_assert_int_eq(pthread_create(thread, NULL, fn, arg), 0);
-}
-
-uint64_t test_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dULL;
 }
 
 void test_spin_pause(void)

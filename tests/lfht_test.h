@@ -56,28 +56,8 @@ static inline void test_leave_read_sections(void)
 #error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB, -DTEST_FLAVOUR_BP or -DTEST_FLAVOUR_MB"
 #endif
 
-/* Built with ThreadSanitizer or AddressSanitizer (clang or gcc spelling). */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TEST_TSAN 1
-#endif
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__) && !defined(TEST_TSAN)
-#define TEST_TSAN 1
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_ASAN)
-#define TEST_ASAN 1
-#endif
-
-/* Whether RCU_DEBUG_CHECKS is on: misuse aborts instead of returning. */
-#ifdef RCU_DEBUG_CHECKS
-#define TEST_DEBUG_CHECKS 1
-#else
-#define TEST_DEBUG_CHECKS 0
-#endif
+/* Sanitizers, debug checks, the clock, stalls (rcu/tests/). */
+#include "test_common.h"
 
 #include <rcu/atomic.h>
 #include <lfht/lfht.h>
@@ -167,9 +147,11 @@ void test_alloc_uninstall(void);
 /* ---- time, threads, waits --------------------------------------------- */
 
 /* LFHT_STRESS_SECONDS, default 2 s (0.3 s under an emulator), times
- * LFHT_STRESS_SCALE when that is below 1 (not below 0.3 s). */
-double test_stress_seconds(void);
-double test_now(void);
+ * LFHT_STRESS_SCALE when that is below 1 (see test_common.h). */
+static inline double test_stress_seconds(void)
+{
+	return test_stress_seconds_of("LFHT");
+}
 /* Waits for the child pid (offline while it sleeps: QSBR) and returns its
  * wait status; past test_now() == end, kills it, reaps it and returns -1. */
 int test_wait_child(pid_t pid, double end);
@@ -185,8 +167,6 @@ bool test_wait_until(bool (*cond)(void *arg), void *arg, double seconds);
 /* pthread_join while offline, so a QSBR grace period never waits on us. */
 void test_join(pthread_t thread);
 void test_start(pthread_t *thread, void *(*fn)(void *), void *arg);
-/* A small per-thread generator (xorshift64*). */
-uint64_t test_rand(uint64_t *state);
 /* Yields the CPU from a spin loop, quiescent first. */
 void test_spin_pause(void);
 

@@ -797,54 +797,22 @@ static void run_round(struct worker *w, long round)
 }
 
 /*
- * Stalls: a timer interrupts each worker every
- * STALL_PERIOD_US and its handler sleeps STALL_US, as a preemption would
- * stop the thread, at any instruction, calls included, and the CPU goes
- * to another worker. On two CPUs (or one, when the machine is busy) a
+ * Stalls: a timer (test_stalls_start()) interrupts each worker every
+ * TEST_STALL_PERIOD_US and its handler sleeps TEST_STALL_US, as a
+ * preemption would stop the thread, at any instruction, calls included,
+ * and the CPU goes to another worker. On two CPUs (or one, when the machine is busy) a
  * thread is otherwise almost never stopped between two steps of one call
  * (say, between reading the top's next and its compare-and-swap) long
  * enough for the others to take and put back: the ABA that an unlocked pop
- * needs to go wrong. nanosleep() is async-signal-safe.
+ * needs to go wrong.
  */
-#ifndef sigev_notify_thread_id	/* glibc before 2.36 names it only so */
-#define sigev_notify_thread_id _sigev_un._tid
-#endif
-#define STALL_PERIOD_US 200
-#define STALL_US 20
-
-static void stall_handler(int sig)
-{
-	struct timespec t = { .tv_nsec = STALL_US * 1000L };
-
-	(void)sig;
-	nanosleep(&t, NULL);
-}
-
-static bool stall_start(timer_t *timer)
-{
-	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGRTMIN + 1 };
-	struct itimerspec period = {
-		.it_interval = { .tv_nsec = STALL_PERIOD_US * 1000L },
-		.it_value = { .tv_nsec = STALL_PERIOD_US * 1000L },
-	};
-
-	ev.sigev_notify_thread_id = (pid_t)gettid();
-	if (timer_create(CLOCK_MONOTONIC, &ev, timer) != 0)
-		return false;
-	if (timer_settime(*timer, 0, &period, NULL) != 0) {
-		timer_delete(*timer);
-		return false;
-	}
-	return true;
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct run *run = w->run;
 	long last = 0;
 	timer_t timer;
-	bool stalls = stall_start(&timer);
+	bool stalls = test_stalls_start(&timer);
 
 	rcu_register_thread();
 	for (;;) {
@@ -1042,12 +1010,6 @@ static void run_for(struct run *run, const struct ds_ops *ds, double seconds)
 		w->seq = hist_calloc(w->cap_seq, sizeof(*w->seq));
 		w->taken = hist_calloc(w->cap_seq, sizeof(*w->taken));
 		w->arena = hist_calloc(w->cap_arena, sizeof(*w->arena));
-	}
-	{
-		struct sigaction sa = { .sa_handler = stall_handler, .sa_flags = SA_RESTART };
-
-		sigemptyset(&sa.sa_mask);
-		ck_assert_int_eq(sigaction(SIGRTMIN + 1, &sa, NULL), 0);
 	}
 	ds->init();
 	for (int t = 0; t < NR_THREADS; t++)

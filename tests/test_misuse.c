@@ -19,7 +19,6 @@
 #include "lfht_test.h"
 #include "../lfht/internal.h"
 
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -31,91 +30,33 @@
 
 /* ---- children ------------------------------------------------------------- */
 
-struct child {
-	bool finished;
-	int status;
-	char err[4096];
-};
-
-/* Reads fd until EOF or the deadline. */
-static void drain(int fd, double deadline, struct child *c)
+/* Calls the void (*)(void) that fn points to (in the child). */
+static void call(void *fn)
 {
-	size_t len = 0;
-
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		double left = deadline - test_now();
-		ssize_t n;
-
-		if (left <= 0 || len + 1 >= sizeof(c->err))
-			break;
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		n = read(fd, c->err + len, sizeof(c->err) - 1 - len);
-		if (n > 0)
-			len += (size_t)n;
-		else if (n == 0 || errno != EINTR)
-			break;
-	}
-	c->err[len] = '\0';
+	(*(void (**)(void))fn)();
 }
 
 /* Runs fn in a child, stderr on a pipe; waits at most CHILD_SECONDS. */
-static void run_child(void (*fn)(void), struct child *c)
+static void run_child(void (*fn)(void), struct test_child *c)
 {
 	double deadline = test_now() + CHILD_SECONDS;
-	int fds[2];
-	pid_t pid, done = 0;
+	int err_fd;
+	pid_t pid = test_child_start(call, &fn, &err_fd);
 
-	memset(c, 0, sizeof(*c));
-	ck_assert_int_eq(pipe(fds), 0);
-	fflush(NULL);
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		close(fds[0]);
-		dup2(fds[1], STDERR_FILENO);
-		close(fds[1]);
-		fn();
-		fflush(stderr);
-		_exit(0);
-	}
-	close(fds[1]);
-	drain(fds[0], deadline, c);
-	close(fds[0]);
-	while ((done = waitpid(pid, &c->status, WNOHANG)) == 0 && test_now() < deadline)
-		test_spin_pause();
-	if (done != pid) {
-		kill(pid, SIGKILL);
-		(void)waitpid(pid, &c->status, 0);
-	}
-	c->finished = done == pid;
-}
-
-static const char *describe(const struct child *c)
-{
-	static char buf[64];
-
-	if (!c->finished)
-		return "still running at the deadline (killed)";
-	if (WIFEXITED(c->status))
-		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(c->status));
-	else if (WIFSIGNALED(c->status))
-		snprintf(buf, sizeof(buf), "killed by %s", strsignal(WTERMSIG(c->status)));
-	else
-		snprintf(buf, sizeof(buf), "status %#x", c->status);
-	return buf;
+	ck_assert_msg(pid > 0, "pipe or fork: %s", strerror(errno));
+	test_child_finish(pid, err_fd, deadline, c);
 }
 
 /* fn must abort with a line of stderr that begins with want. */
 static void expect_abort(void (*fn)(void), const char *want)
 {
-	struct child c;
+	struct test_child c;
 	char line[256];
 
 	run_child(fn, &c);
 	ck_assert_msg(c.finished && WIFSIGNALED(c.status) && WTERMSIG(c.status) == SIGABRT,
-		      "child %s, not killed by SIGABRT; stderr: \"%s\"", describe(&c), c.err);
+		      "child %s, not killed by SIGABRT; stderr: \"%s\"",
+		      test_child_describe(&c), c.err);
 	snprintf(line, sizeof(line), "%s\n", want);
 	ck_assert_msg(strncmp(c.err, want, strlen(want)) == 0 || strstr(c.err, line) != NULL,
 		      "stderr lacks \"%s\": \"%s\"", want, c.err);
@@ -149,13 +90,34 @@ static void leave_read_side(void)
 
 static uint64_t key3 = 3;
 
+/* Registered, outside: setup(), then the read side left. */
+static void setup_outside(void)
+{
+	setup();
+	leave_read_side();
+}
+
+/* Looks key 3 up in a read-side section of its own. */
+static void lookup_key3(struct cds_lfht_iter *iter)
+{
+	rcu_read_lock();
+	cds_lfht_lookup(table, test_hash(3), test_match, &key3, iter);
+	rcu_read_unlock();
+}
+
+/* Replaces what iter holds by a new node of key 3. */
+static void replace_key3(struct cds_lfht_iter *iter)
+{
+	(void)cds_lfht_replace(table, iter, test_hash(3), test_match, &key3,
+			       &test_node_new(3, 1)->node);
+}
+
 /* The reader rule, one child per call: setup, leave, then the call. */
 static void lookup_outside(void)
 {
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
 }
 
@@ -163,8 +125,7 @@ static void exported_lookup_outside(void)
 {
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
 }
 
@@ -174,8 +135,7 @@ static void lookup_batch_outside(void)
 	const void *key = &key3;
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	lfht_lookup_batch(table, 1, &hash, test_match, &key, &iter);
 }
 
@@ -183,8 +143,7 @@ static void first_outside(void)
 {
 	struct cds_lfht_iter iter;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_first(table, &iter);
 }
 
@@ -205,9 +164,7 @@ static void next_duplicate_outside(void)
 	struct cds_lfht_iter iter;
 
 	setup();
-	rcu_read_lock();
-	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
-	rcu_read_unlock();
+	lookup_key3(&iter);
 	leave_read_side();
 	cds_lfht_next_duplicate(table, test_match, &key3, &iter);
 }
@@ -218,8 +175,7 @@ static void for_each_outside(void)
 	struct cds_lfht_node *node;
 	unsigned long n = 0;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_for_each(table, &iter, node)
 		n++;
 	fprintf(stderr, "walked %lu\n", n);
@@ -231,8 +187,7 @@ static void for_each_entry_duplicate_outside(void)
 	struct test_node *tn;
 	unsigned long n = 0;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_for_each_entry_duplicate(table, test_hash(3), test_match, &key3, &iter, tn,
 					  node)
 		n++;
@@ -241,8 +196,7 @@ static void for_each_entry_duplicate_outside(void)
 
 static void add_outside(void)
 {
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_add(table, test_hash(100), &test_node_new(100, 0)->node);
 }
 
@@ -250,16 +204,14 @@ static void add_unique_outside(void)
 {
 	uint64_t key = 100;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	(void)cds_lfht_add_unique(table, test_hash(key), test_match, &key,
 				  &test_node_new(key, 0)->node);
 }
 
 static void add_replace_outside(void)
 {
-	setup();
-	leave_read_side();
+	setup_outside();
 	(void)cds_lfht_add_replace(table, test_hash(3), test_match, &key3,
 				   &test_node_new(3, 1)->node);
 }
@@ -269,18 +221,14 @@ static void replace_outside(void)
 	struct cds_lfht_iter iter;
 
 	setup();
-	rcu_read_lock();
-	cds_lfht_lookup(table, test_hash(3), test_match, &key3, &iter);
-	rcu_read_unlock();
+	lookup_key3(&iter);
 	leave_read_side();
-	(void)cds_lfht_replace(table, &iter, test_hash(3), test_match, &key3,
-			       &test_node_new(3, 1)->node);
+	replace_key3(&iter);
 }
 
 static void del_outside(void)
 {
-	setup();
-	leave_read_side();
+	setup_outside();
 	(void)cds_lfht_del(table, &nodes[3]->node);
 }
 
@@ -289,8 +237,7 @@ static void count_nodes_outside(void)
 	unsigned long count;
 	long before, after;
 
-	setup();
-	leave_read_side();
+	setup_outside();
 	cds_lfht_count_nodes(table, &before, &count, &after);
 }
 
@@ -319,8 +266,7 @@ static void replace_never_added(void)
 	setup();
 	stray->node.reverse_hash = lfht_reverse_bits_(test_hash(3));
 	rcu_read_lock();
-	(void)cds_lfht_replace(table, &iter, test_hash(3), test_match, &key3,
-			       &test_node_new(3, 1)->node);
+	replace_key3(&iter);
 }
 
 /* The outside rule: resize and destroy. */
@@ -450,11 +396,11 @@ static void correct_use(void)
 
 START_TEST(correct_use_neither_aborts_nor_prints)
 {
-	struct child c;
+	struct test_child c;
 
 	run_child(correct_use, &c);
 	ck_assert_msg(c.finished && WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0,
-		      "child %s; stderr: \"%s\"", describe(&c), c.err);
+		      "child %s; stderr: \"%s\"", test_child_describe(&c), c.err);
 	ck_assert_msg(c.err[0] == '\0', "stderr: \"%s\"", c.err);
 }
 END_TEST

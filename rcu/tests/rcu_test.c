@@ -7,14 +7,9 @@
 #include "rcu_test.h"
 
 #include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 /* ---- test objects ------------------------------------------------------ */
 
@@ -112,54 +107,6 @@ void test_failures_reset(void)
 
 /* ---- time, waits, threads ---------------------------------------------- */
 
-double test_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The share of the stress time this flavour runs (RCU_STRESS_SCALE, set
- * by meson for a flavour whose code paths another flavour's suite already
- * stresses at length), never bringing a run below 0.3 s (or below the
- * unscaled time when that is shorter). */
-static double stress_scaled(double seconds)
-{
-	const char *s = getenv("RCU_STRESS_SCALE");
-	double scale = s != NULL ? strtod(s, NULL) : 1.0;
-	double least = seconds < 0.3 ? seconds : 0.3;
-
-	if (!(scale > 0.0) || scale >= 1.0)
-		return seconds;
-	return seconds * scale > least ? seconds * scale : least;
-}
-
-/* RCU_STRESS_SECONDS, or 2 s natively and 0.3 s under an emulator
- * (RCU_TEST_EMULATED, set by meson for cross builds); then scaled. */
-static double stress_unscaled(void)
-{
-	const char *s = getenv("RCU_STRESS_SECONDS");
-	double fallback = getenv("RCU_TEST_EMULATED") != NULL ? 0.3 : 2.0;
-	char *end;
-	double v;
-
-	if (s == NULL || *s == '\0')
-		return fallback;
-	v = strtod(s, &end);
-	if (end == s || !(v > 0.0)) {
-		fprintf(stderr, "test: RCU_STRESS_SECONDS=%s is not a positive number; using %g\n",
-			s, fallback);
-		return fallback;
-	}
-	return v;
-}
-
-double test_stress_seconds(void)
-{
-	return stress_scaled(stress_unscaled());
-}
-
 static void pause_briefly(unsigned round)
 {
 	struct timespec ts = { 0, 50 * 1000 };
@@ -204,46 +151,6 @@ bool test_count_reached(void *goal)
 
 	/* Acquire: pairs with the release increments of the count. */
 	return rcu_atomic_load(g->count, memory_order_acquire) >= g->goal;
-}
-
-/*
- * Stalls: the timer signal's handler sleeps, as a preemption would stop the
- * thread at any instruction; on two CPUs a thread is otherwise almost never
- * stopped inside a read-side section long enough for the updaters to move
- * on. nanosleep() is async-signal-safe.
- */
-#ifndef sigev_notify_thread_id	/* glibc before 2.36 names it only so */
-#define sigev_notify_thread_id _sigev_un._tid
-#endif
-
-static void test_stall_handler(int sig)
-{
-	struct timespec t = { .tv_nsec = TEST_STALL_US * 1000L };
-
-	(void)sig;
-	nanosleep(&t, NULL);
-}
-
-bool test_stalls_start(timer_t *timer)
-{
-	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID, .sigev_signo = SIGRTMIN + 1 };
-	struct itimerspec period = {
-		.it_interval = { .tv_nsec = TEST_STALL_PERIOD_US * 1000L },
-		.it_value = { .tv_nsec = TEST_STALL_PERIOD_US * 1000L },
-	};
-	struct sigaction sa = { .sa_handler = test_stall_handler, .sa_flags = SA_RESTART };
-
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGRTMIN + 1, &sa, NULL) != 0)
-		return false;
-	ev.sigev_notify_thread_id = (pid_t)gettid();
-	if (timer_create(CLOCK_MONOTONIC, &ev, timer) != 0)
-		return false;
-	if (timer_settime(*timer, 0, &period, NULL) != 0) {
-		timer_delete(*timer);
-		return false;
-	}
-	return true;
 }
 
 void test_spin(unsigned n)
@@ -350,119 +257,18 @@ bool test_call_within(void (*fn)(void *arg), void *arg, double seconds)
 	return test_join_within(thread, seconds);
 }
 
-static void child_side(int fds[2], void (*fn)(void *arg), void *arg)
-{
-	struct rlimit no_core = { 0, 0 };
-
-	close(fds[0]);
-	(void)setrlimit(RLIMIT_CORE, &no_core);
-	if (dup2(fds[1], STDERR_FILENO) < 0)
-		_exit(125);
-	close(fds[1]);
-	fn(arg);
-	fflush(stderr);
-	_exit(0);
-}
-
-/* Reads the child's stderr until EOF or the deadline. */
-static void drain_stderr(int fd, double deadline, struct test_child *child)
-{
-	size_t len = 0;
-
-	for (;;) {
-		double left = deadline - test_now();
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (left <= 0)
-			break;
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
-			continue;
-		if (len + 1 >= sizeof(child->err)) {
-			char sink[256];
-
-			n = read(fd, sink, sizeof(sink));
-		} else {
-			n = read(fd, child->err + len, sizeof(child->err) - 1 - len);
-			if (n > 0)
-				len += (size_t)n;
-		}
-		if (n == 0 || (n < 0 && errno != EINTR))
-			break;
-	}
-	child->err[len] = '\0';
-}
-
 void test_run_child(void (*fn)(void *arg), void *arg, double seconds,
 		    struct test_child *child)
 {
 	double deadline = test_now() + seconds;
+	int err_fd;
+	pid_t pid = test_child_start(fn, arg, &err_fd);
 	bool was_online;
-	int fds[2];
-	pid_t pid, done;
 
-	memset(child, 0, sizeof(*child));
-	ck_assert_msg(pipe(fds) == 0, "pipe: %s", strerror(errno));
-	fflush(NULL);
-	pid = fork();
-	ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0)
-		child_side(fds, fn, arg);
-	close(fds[1]);
+	ck_assert_msg(pid > 0, "pipe or fork: %s", strerror(errno));
 	was_online = reader_pause();
-	drain_stderr(fds[0], deadline, child);
-	close(fds[0]);
-	for (unsigned round = 0;; round++) {
-		done = waitpid(pid, &child->status, WNOHANG);
-		if (done == pid || (done < 0 && errno != EINTR))
-			break;
-		if (test_now() > deadline) {
-			kill(pid, SIGKILL);
-			(void)waitpid(pid, &child->status, 0);
-			break;
-		}
-		pause_briefly(round);
-	}
+	test_child_finish(pid, err_fd, deadline, child);
 	reader_resume(was_online);
-	child->finished = done == pid;
-	if (!child->finished ||
-	    (WIFEXITED(child->status) && WEXITSTATUS(child->status) != 0))
-		fprintf(stderr, "test: child %d %s, its stderr:\n%s\n", (int)pid,
-			test_child_describe(child), child->err);
-}
-
-const char *test_child_err_tail(const struct test_child *child)
-{
-	size_t len = strlen(child->err);
-
-	return len > 400 ? child->err + len - 400 : child->err;
-}
-
-const char *test_child_describe(const struct test_child *child)
-{
-	static char buf[64];
-
-	if (!child->finished)
-		return "still running at the deadline (killed)";
-	if (WIFEXITED(child->status))
-		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(child->status));
-	else if (WIFSIGNALED(child->status))
-		snprintf(buf, sizeof(buf), "killed by %s",
-			 strsignal(WTERMSIG(child->status)));
-	else
-		snprintf(buf, sizeof(buf), "status 0x%x", child->status);
-	return buf;
-}
-
-uint64_t test_rand(uint64_t *state)
-{
-	uint64_t x = *state;
-
-	x ^= x >> 12;
-	x ^= x << 25;
-	x ^= x >> 27;
-	*state = x;
-	return x * 0x2545f4914f6cdd1dull;
 }
 
 /* ---- runner ------------------------------------------------------------ */

@@ -4,7 +4,8 @@
  * at build time (-DTEST_FLAVOUR_QSBR, _MEMB, _BP or _MB) behind
  * flavour-neutral helpers, a test object with a magic word and a sequence
  * number that are poisoned when it is freed, bounded waits and joins,
- * failure notes from worker threads, and the Check runner.
+ * failure notes from worker threads, and the Check runner; with what
+ * every test of rcu and of the table shares (test_common.h).
  *
  * Worker threads never call ck_assert (in CK_NOFORK mode it would longjmp
  * into the main thread's stack); they note failures with TEST_CHECK and the
@@ -105,41 +106,7 @@ static inline unsigned long test_registry_count(void)
 #error "build with -DTEST_FLAVOUR_QSBR, -DTEST_FLAVOUR_MEMB, -DTEST_FLAVOUR_BP or -DTEST_FLAVOUR_MB"
 #endif
 
-#ifdef RCU_DEBUG_CHECKS
-#define TEST_DEBUG_CHECKS 1
-#else
-#define TEST_DEBUG_CHECKS 0
-#endif
-
-/* Built with ThreadSanitizer (clang or gcc spelling). */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define TEST_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_THREAD__) && !defined(TEST_TSAN)
-#define TEST_TSAN 1
-#endif
-#ifdef TEST_TSAN
-#define TEST_UNDER_TSAN 1
-#else
-#define TEST_UNDER_TSAN 0
-#endif
-
-/* Built with AddressSanitizer (clang or gcc spelling). */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__) && !defined(TEST_ASAN)
-#define TEST_ASAN 1
-#endif
-#ifdef TEST_ASAN
-#define TEST_UNDER_ASAN 1
-#else
-#define TEST_UNDER_ASAN 0
-#endif
+#include "test_common.h"
 
 #include <rcu/atomic.h>
 
@@ -201,12 +168,12 @@ void test_failures_reset(void);
 
 /* ---- time, waits, threads ---------------------------------------------- */
 
-/* CLOCK_MONOTONIC, seconds. */
-double test_now(void);
-/* RCU_STRESS_SECONDS (strtod, fractional allowed), default 2 s (0.3 s under
- * an emulator), times RCU_STRESS_SCALE when that is below 1 (not below
- * 0.3 s). */
-double test_stress_seconds(void);
+/* RCU_STRESS_SECONDS, default 2 s (0.3 s under an emulator), times
+ * RCU_STRESS_SCALE when that is below 1 (see test_common.h). */
+static inline double test_stress_seconds(void)
+{
+	return test_stress_seconds_of("RCU");
+}
 /* Polls cond(arg) for up to seconds; true once it holds. Goes offline for
  * the wait if this is an online QSBR thread (never call it inside a
  * read-side section: use test_spin_until there). */
@@ -220,13 +187,6 @@ struct test_count_goal {
 	long goal;
 };
 bool test_count_reached(void *goal);
-/* Starts a timer that interrupts the calling thread every
- * TEST_STALL_PERIOD_US with a handler that sleeps TEST_STALL_US (a
- * preemption at any instruction); false if it cannot. timer_delete() it
- * before the thread exits. */
-#define TEST_STALL_PERIOD_US 200
-#define TEST_STALL_US 20
-bool test_stalls_start(timer_t *timer);
 /* Busy work of about n steps that the compiler keeps. */
 void test_spin(unsigned n);
 /* Called inside a read-side section: until *release is set, notes a
@@ -260,26 +220,10 @@ bool test_join_within(pthread_t thread, double seconds);
 /* Runs fn(arg) on a new thread and waits for it within seconds; false on
  * timeout (the call is taken to hang). */
 bool test_call_within(void (*fn)(void *arg), void *arg, double seconds);
-/*
- * Forks a child that runs fn(arg) with its stderr on a pipe, then exits 0
- * if fn returns (fn may _exit() with its own status). Waits at most seconds
- * for it, then kills it. No core files. The parent's side:
- */
-struct test_child {
-	bool finished;		/* exited or was killed by a signal in time */
-	int status;		/* waitpid status when finished */
-	char err[8192];		/* its stderr, NUL-terminated (truncated) */
-};
+/* Runs fn(arg) in a child (test_child_start()) and waits for it at most
+ * seconds, offline meanwhile (test_child_finish()). */
 void test_run_child(void (*fn)(void *arg), void *arg, double seconds,
 		    struct test_child *child);
-/* "exit 3", "killed by SIGABRT", "still running": for messages. */
-const char *test_child_describe(const struct test_child *child);
-/* The last few hundred bytes of its stderr, for a Check message (Check
- * limits their length); test_run_child() copies a child's whole stderr to
- * ours when it hung or exited non-zero. */
-const char *test_child_err_tail(const struct test_child *child);
-/* A small per-thread generator (xorshift64*). */
-uint64_t test_rand(uint64_t *state);
 
 /* ---- runner ------------------------------------------------------------ */
 

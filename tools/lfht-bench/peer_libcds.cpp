@@ -22,7 +22,6 @@
 // - Every thread attaches to libcds's thread manager (bt_register), as
 //   libcds requires of a thread that uses its RCU.
 #include <cstdint>
-#include <cstdlib>
 #include <functional>
 #include <mutex>
 
@@ -33,29 +32,21 @@
 #include <cds/container/michael_list_rcu.h>
 #include <cds/container/split_list_map_rcu.h>
 
-#include "impl_extern.h"
+#include "peer.h"
 
 namespace {
 
 using rcu = cds::urcu::gc<cds::urcu::general_buffered<>>;
 
-struct value {
-	std::uint64_t word[4];
-};
-
-struct hasher {
-	std::size_t operator()(std::uint64_t key) const { return bench_hash(key); }
-};
-
 struct traits : public cds::container::split_list::traits {
 	typedef cds::container::michael_list_tag ordered_list;
-	typedef hasher hash;
+	typedef peer::hasher hash;
 	struct ordered_list_traits : public cds::container::michael_list::traits {
 		typedef std::less<std::uint64_t> less;
 	};
 };
 
-using map = cds::container::SplitListMap<rcu, std::uint64_t, value, traits>;
+using map = cds::container::SplitListMap<rcu, std::uint64_t, peer::value, traits>;
 
 const unsigned long grown_items = 1UL << 22;
 
@@ -72,10 +63,7 @@ void start_libcds()
 
 } // namespace
 
-struct bench_table {
-	map m;
-	explicit bench_table(unsigned long n) : m(n) { }
-};
+struct bench_table : peer::table<map> { using table::table; };
 
 extern "C" {
 
@@ -117,16 +105,13 @@ int bt_lookup(struct bench_table *bt, std::uint64_t key)
 unsigned bt_lookup_batch(struct bench_table *bt, unsigned n, const std::uint64_t *keys)
 {
 	rcu::scoped_lock guard;
-	unsigned found = 0;
 
-	for (unsigned i = 0; i < n; i++)
-		found += bt->m.contains(keys[i]);
-	return found;
+	return peer::lookup_each(bt, n, keys);
 }
 
 int bt_add_unique(struct bench_table *bt, std::uint64_t key)
 {
-	return bt->m.insert(key, value{ { key, 0, 0, 0 } });
+	return bt->m.insert(key, peer::value_of(key, 0));
 }
 
 // Inserts, or rewrites the value in place; returns 1 when the key was there.
@@ -134,7 +119,7 @@ int bt_add_replace(struct bench_table *bt, std::uint64_t key)
 {
 	std::pair<bool, bool> r = bt->m.update(key, [key](bool fresh, map::value_type &item) {
 		(void)fresh;
-		item.second = value{ { key, 1, 0, 0 } };
+		item.second = peer::value_of(key, 1);
 	});
 
 	return r.first && !r.second;
@@ -146,11 +131,9 @@ int bt_del(struct bench_table *bt, std::uint64_t key)
 }
 
 // Unused: churn is refused.
-void bt_resize(struct bench_table *bt, unsigned long size)
+void bt_resize(struct bench_table *, unsigned long)
 {
-	(void)bt;
-	(void)size;
-	std::abort();
+	peer::refused();
 }
 
 } // extern "C"

@@ -8,44 +8,29 @@
 // count, or from the count asked for); it cannot be resized under
 // concurrent use (rehash), so churn is refused (impl_tbb_hash.h).
 //
-// Items are std::allocator's (malloc), as the other implementations'
-// entries, not oneTBB's scalable allocator: the memory workload then sees
-// them, and no peer gets a faster allocator than the rest.
+// Items are std::allocator's (peer::allocator, peer.h says why).
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
-#include <utility>
 
 #include <oneapi/tbb/concurrent_hash_map.h>
 
-#include "impl_extern.h"
+#define PEER_NO_RCU
+#include "peer.h"
 
 namespace {
 
-struct value {
-	std::uint64_t word[4];
-};
-
 struct hash_compare {
-	std::size_t hash(std::uint64_t key) const { return bench_hash(key); }
+	std::size_t hash(std::uint64_t key) const { return peer::hasher()(key); }
 	bool equal(std::uint64_t a, std::uint64_t b) const { return a == b; }
 };
 
-using map = oneapi::tbb::concurrent_hash_map<std::uint64_t, value, hash_compare,
-	std::allocator<std::pair<const std::uint64_t, value>>>;
+using map = oneapi::tbb::concurrent_hash_map<std::uint64_t, peer::value, hash_compare,
+	peer::allocator>;
 
 } // namespace
 
-struct bench_table {
-	map m;
-	explicit bench_table(unsigned long n) : m(n) { }
-};
+struct bench_table : peer::table<map> { using table::table; };
 
 extern "C" {
-
-void bt_register(void) { }
-void bt_unregister(void) { }
-void bt_barrier(void) { }
 
 // concurrent_hash_map always grows on its own; auto_resize changes nothing.
 struct bench_table *bt_new(unsigned long init_size, int auto_resize)
@@ -69,19 +54,12 @@ int bt_lookup(struct bench_table *bt, std::uint64_t key)
 
 unsigned bt_lookup_batch(struct bench_table *bt, unsigned n, const std::uint64_t *keys)
 {
-	unsigned found = 0;
-
-	for (unsigned i = 0; i < n; i++) {
-		map::const_accessor a;
-
-		found += bt->m.find(a, keys[i]);
-	}
-	return found;
+	return peer::lookup_each(bt, n, keys);
 }
 
 int bt_add_unique(struct bench_table *bt, std::uint64_t key)
 {
-	return bt->m.insert(map::value_type(key, value{ { key, 0, 0, 0 } }));
+	return bt->m.insert(map::value_type(key, peer::value_of(key, 0)));
 }
 
 // Inserts or replaces the value under a write accessor; returns 1 when the
@@ -91,7 +69,7 @@ int bt_add_replace(struct bench_table *bt, std::uint64_t key)
 	map::accessor a;
 	bool fresh = bt->m.insert(a, key);
 
-	a->second = value{ { key, 1, 0, 0 } };
+	a->second = peer::value_of(key, 1);
 	return !fresh;
 }
 
@@ -101,11 +79,9 @@ int bt_del(struct bench_table *bt, std::uint64_t key)
 }
 
 // Unused: churn is refused.
-void bt_resize(struct bench_table *bt, unsigned long size)
+void bt_resize(struct bench_table *, unsigned long)
 {
-	(void)bt;
-	(void)size;
-	std::abort();
+	peer::refused();
 }
 
 } // extern "C"

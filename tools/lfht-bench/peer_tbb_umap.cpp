@@ -5,13 +5,10 @@
 // lock-free and safe together; a lookup holds nothing. Its only erase is
 // unsafe_erase, not safe with any concurrent operation, so the workloads
 // that delete are refused (impl_tbb_umap.h) and the bt_* calls that would
-// delete end the program. Items: std::allocator's (malloc), as for the
-// other implementations (see peer_tbb_hash.cpp).
+// delete end the program. Items: std::allocator's (peer::allocator, as
+// peer_tbb_hash.cpp's).
 #include <cstdint>
-#include <cstdlib>
 #include <functional>
-#include <memory>
-#include <utility>
 
 // GCC 12 at -O2 warns, in code of this header inlined here, that the
 // destructor of oneTBB's value_node reads past a 16-byte dummy node (a
@@ -22,33 +19,19 @@
 #endif
 #include <oneapi/tbb/concurrent_unordered_map.h>
 
-#include "impl_extern.h"
+#define PEER_NO_RCU
+#include "peer.h"
 
 namespace {
 
-struct value {
-	std::uint64_t word[4];
-};
-
-struct hasher {
-	std::size_t operator()(std::uint64_t key) const { return bench_hash(key); }
-};
-
-using map = oneapi::tbb::concurrent_unordered_map<std::uint64_t, value, hasher,
-	std::equal_to<std::uint64_t>, std::allocator<std::pair<const std::uint64_t, value>>>;
+using map = oneapi::tbb::concurrent_unordered_map<std::uint64_t, peer::value, peer::hasher,
+	std::equal_to<std::uint64_t>, peer::allocator>;
 
 } // namespace
 
-struct bench_table {
-	map m;
-	explicit bench_table(unsigned long n) : m(n) { }
-};
+struct bench_table : peer::table<map> { using table::table; };
 
 extern "C" {
-
-void bt_register(void) { }
-void bt_unregister(void) { }
-void bt_barrier(void) { }
 
 // The map grows its bucket count on its own (load factor 4 by default);
 // auto_resize changes nothing.
@@ -71,38 +54,28 @@ int bt_lookup(struct bench_table *bt, std::uint64_t key)
 
 unsigned bt_lookup_batch(struct bench_table *bt, unsigned n, const std::uint64_t *keys)
 {
-	unsigned found = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		found += bt->m.find(keys[i]) != bt->m.end();
-	return found;
+	return peer::lookup_each(bt, n, keys);
 }
 
 int bt_add_unique(struct bench_table *bt, std::uint64_t key)
 {
-	return bt->m.insert(map::value_type(key, value{ { key, 0, 0, 0 } })).second;
+	return bt->m.insert(map::value_type(key, peer::value_of(key, 0))).second;
 }
 
 // Unused: every workload that replaces, deletes or resizes is refused.
-int bt_add_replace(struct bench_table *bt, std::uint64_t key)
+int bt_add_replace(struct bench_table *, std::uint64_t)
 {
-	(void)bt;
-	(void)key;
-	std::abort();
+	peer::refused();
 }
 
-int bt_del(struct bench_table *bt, std::uint64_t key)
+int bt_del(struct bench_table *, std::uint64_t)
 {
-	(void)bt;
-	(void)key;
-	std::abort();
+	peer::refused();
 }
 
-void bt_resize(struct bench_table *bt, unsigned long size)
+void bt_resize(struct bench_table *, unsigned long)
 {
-	(void)bt;
-	(void)size;
-	std::abort();
+	peer::refused();
 }
 
 } // extern "C"

@@ -12,13 +12,28 @@
  *   follows a full barrier, as liburcu documents its enqueue and push.
  * - rcuds_mutex_lock_() and rcuds_mutex_unlock_(), the internal mutexes: a failure aborts
  *   with a message naming the call (it means a destroyed or corrupt lock).
+ * - RCUDS_MUTANT_(m), the hook of each mutant (a rule broken on purpose,
+ *   which tests/test_ds_history.c must catch): 0 unless a test defines it
+ *   before including the first queue or stack header.
+ * - RCUDS_TRANSPARENT_UNION_ and RCUDS_CXX_CASTS_: the union of either
+ *   kind of head or stack pointer, transparent in C, built by overloaded
+ *   casts in C++.
+ *
+ * It also brings the queue and stack headers what they all use:
+ * <pthread.h>, <stdbool.h>, <stddef.h>, <stdio.h>, <stdlib.h> and
+ * <rcu/atomic.h>.
  */
 #ifndef RCUDS_INTERNAL_H
 #define RCUDS_INTERNAL_H
 
+#ifndef RCUDS_MUTANT_
+#define RCUDS_MUTANT_(m) 0
+#endif
+
 #include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,6 +41,15 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* Makes the union of either kind of head or stack pointer transparent in
+ * C: the functions that take it accept either pointer. C++ has no such
+ * union: RCUDS_CXX_CASTS_ builds it for the overloads. */
+#ifndef __cplusplus
+#define RCUDS_TRANSPARENT_UNION_ __attribute__((__transparent_union__))
+#else
+#define RCUDS_TRANSPARENT_UNION_
 #endif
 
 /* Spins before the first sleep of a wait. */
@@ -108,6 +132,29 @@ static inline void rcuds_mutex_destroy_(pthread_mutex_t *lock, const char *call)
 
 #ifdef __cplusplus
 }
+
+/*
+ * C++ has no transparent union: cast(p) builds the union ptr_t from a
+ * pointer to either kind (plain_t, its member plain; locked_t, its member
+ * locked) or from the union itself, for the overloads of each header.
+ */
+#define RCUDS_CXX_CASTS_(cast, ptr_t, plain_t, plain, locked_t, locked)	\
+	static inline ptr_t cast(struct plain_t *p)			\
+	{								\
+		ptr_t ret;						\
+		ret.plain = p;						\
+		return ret;						\
+	}								\
+	static inline ptr_t cast(struct locked_t *p)			\
+	{								\
+		ptr_t ret;						\
+		ret.locked = p;						\
+		return ret;						\
+	}								\
+	static inline ptr_t cast(ptr_t p)				\
+	{								\
+		return p;						\
+	}
 #endif
 
 #endif /* RCUDS_INTERNAL_H */

@@ -42,21 +42,15 @@
 #ifndef RCUDS_LFSTACK_H
 #define RCUDS_LFSTACK_H
 
-#ifndef RCUDS_MUTANT_
-#define RCUDS_MUTANT_(m) 0
-#endif
-
-#include <pthread.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include <rcu/atomic.h>
+/* With <pthread.h>, <stdbool.h>, <stddef.h>, <rcu/atomic.h> and the mutant
+ * hook RCUDS_MUTANT_(). */
 #include <rcuds/internal.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Shaped as wfstack.h's, kept apart: liburcu's API, read header by header. */
 /** \brief The hook embedded in each stacked element (recover the element
  * with caa_container_of()). */
 struct cds_lfs_node {
@@ -92,17 +86,12 @@ struct cds_lfs_stack {
  * transparent union in C; in C++ the functions are overloaded and
  * cds_lfs_stack_cast() builds one).
  */
-#ifndef __cplusplus
 typedef union {
+	/** A stack without a mutex. */
 	struct __cds_lfs_stack *_s;
+	/** A stack with a mutex. */
 	struct cds_lfs_stack *s;
-} __attribute__((__transparent_union__)) cds_lfs_stack_ptr_t;
-#else
-typedef union {
-	struct __cds_lfs_stack *_s;
-	struct cds_lfs_stack *s;
-} cds_lfs_stack_ptr_t;
-#endif
+} RCUDS_TRANSPARENT_UNION_ cds_lfs_stack_ptr_t;
 
 /* The head field, at the same place in both kinds. */
 static inline struct __cds_lfs_stack *rcuds_lfs_plain_(cds_lfs_stack_ptr_t s)
@@ -367,24 +356,7 @@ static inline struct cds_lfs_node *rcuds_lfs_next_(struct cds_lfs_node *node)
 
 /* C++ has no transparent union: overloads take either stack pointer. */
 extern "C++" {
-static inline cds_lfs_stack_ptr_t cds_lfs_stack_cast(struct __cds_lfs_stack *s)
-{
-	cds_lfs_stack_ptr_t ret;
-	ret._s = s;
-	return ret;
-}
-
-static inline cds_lfs_stack_ptr_t cds_lfs_stack_cast(struct cds_lfs_stack *s)
-{
-	cds_lfs_stack_ptr_t ret;
-	ret.s = s;
-	return ret;
-}
-
-static inline cds_lfs_stack_ptr_t cds_lfs_stack_cast(cds_lfs_stack_ptr_t s)
-{
-	return s;
-}
+RCUDS_CXX_CASTS_(cds_lfs_stack_cast, cds_lfs_stack_ptr_t, __cds_lfs_stack, _s, cds_lfs_stack, s)
 
 template<typename T> static inline bool cds_lfs_empty(T s)
 {

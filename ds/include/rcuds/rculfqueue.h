@@ -38,18 +38,11 @@
 #ifndef RCUDS_RCULFQUEUE_H
 #define RCUDS_RCULFQUEUE_H
 
-#ifndef RCUDS_MUTANT_
-#define RCUDS_MUTANT_(m) 0
-#endif
-
 #include <errno.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <stdlib.h>
 
-#include <rcu/atomic.h>
 #include <rcu/flavour.h>
+/* With <stdbool.h>, <stddef.h>, <stdio.h>, <stdlib.h>, <rcu/atomic.h> and
+ * the mutant hook RCUDS_MUTANT_(). */
 #include <rcuds/internal.h>
 
 #ifdef __cplusplus

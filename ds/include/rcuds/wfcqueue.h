@@ -50,15 +50,8 @@
 #ifndef RCUDS_WFCQUEUE_H
 #define RCUDS_WFCQUEUE_H
 
-#ifndef RCUDS_MUTANT_
-#define RCUDS_MUTANT_(m) 0
-#endif
-
-#include <pthread.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include <rcu/atomic.h>
+/* With <pthread.h>, <stdbool.h>, <stddef.h>, <rcu/atomic.h> and the mutant
+ * hook RCUDS_MUTANT_(). */
 #include <rcuds/internal.h>
 
 #ifdef __cplusplus
@@ -87,6 +80,7 @@ enum cds_wfcq_state {
 	CDS_WFCQ_STATE_LAST =		(1U << 0),
 };
 
+/* Shaped as wfstack.h's, kept apart: liburcu's API, read header by header. */
 /** \brief The hook embedded in each queued element (recover the element
  * with caa_container_of()). */
 struct cds_wfcq_node {
@@ -124,12 +118,14 @@ struct cds_wfcq_tail {
  * overloaded for both pointer types, and cds_wfcq_head_cast() or
  * __cds_wfcq_head_cast() build one explicitly.
  */
-#ifndef __cplusplus
 typedef union {
+	/** A head without a mutex. */
 	struct __cds_wfcq_head *_h;
+	/** A head with a mutex. */
 	struct cds_wfcq_head *h;
-} __attribute__((__transparent_union__)) cds_wfcq_head_ptr_t;
+} RCUDS_TRANSPARENT_UNION_ cds_wfcq_head_ptr_t;
 
+#ifndef __cplusplus
 /** \brief Returns \p head (C++ builds a cds_wfcq_head_ptr_t; kept for
  * programs written for both).
  * \param head A head without a mutex.
@@ -148,11 +144,6 @@ static inline struct cds_wfcq_head *cds_wfcq_head_cast(struct cds_wfcq_head *hea
 	return head;
 }
 #else
-typedef union {
-	struct __cds_wfcq_head *_h;
-	struct cds_wfcq_head *h;
-} cds_wfcq_head_ptr_t;
-
 static inline cds_wfcq_head_ptr_t __cds_wfcq_head_cast(struct __cds_wfcq_head *head)
 {
 	cds_wfcq_head_ptr_t ret;
@@ -708,20 +699,7 @@ static inline enum cds_wfcq_ret cds_wfcq_splice_blocking(struct cds_wfcq_head *d
  * this header inside its own extern "C" block).
  */
 extern "C++" {
-static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast_cpp(struct __cds_wfcq_head *head)
-{
-	return __cds_wfcq_head_cast(head);
-}
-
-static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast_cpp(struct cds_wfcq_head *head)
-{
-	return cds_wfcq_head_cast(head);
-}
-
-static inline cds_wfcq_head_ptr_t cds_wfcq_head_cast_cpp(cds_wfcq_head_ptr_t head)
-{
-	return head;
-}
+RCUDS_CXX_CASTS_(cds_wfcq_head_cast_cpp, cds_wfcq_head_ptr_t, __cds_wfcq_head, _h, cds_wfcq_head, h)
 
 template<typename T> static inline bool cds_wfcq_empty(T head, struct cds_wfcq_tail *tail)
 {

@@ -42,15 +42,8 @@
 #ifndef RCUDS_WFSTACK_H
 #define RCUDS_WFSTACK_H
 
-#ifndef RCUDS_MUTANT_
-#define RCUDS_MUTANT_(m) 0
-#endif
-
-#include <pthread.h>
-#include <stdbool.h>
-#include <stddef.h>
-
-#include <rcu/atomic.h>
+/* With <pthread.h>, <stdbool.h>, <stddef.h>, <rcu/atomic.h> and the mutant
+ * hook RCUDS_MUTANT_(). */
 #include <rcuds/internal.h>
 
 #ifdef __cplusplus
@@ -73,6 +66,7 @@ enum cds_wfs_state {
 	CDS_WFS_STATE_LAST =		(1U << 0),
 };
 
+/* Shaped as lfstack.h's, kept apart: liburcu's API, read header by header. */
 /** \brief The hook embedded in each stacked element (recover the element
  * with caa_container_of()). */
 struct cds_wfs_node {
@@ -107,17 +101,12 @@ struct cds_wfs_stack {
  * transparent union in C; in C++ the functions are overloaded and
  * cds_wfs_stack_cast() builds one).
  */
-#ifndef __cplusplus
 typedef union {
+	/** A stack without a mutex. */
 	struct __cds_wfs_stack *_s;
+	/** A stack with a mutex. */
 	struct cds_wfs_stack *s;
-} __attribute__((__transparent_union__)) cds_wfs_stack_ptr_t;
-#else
-typedef union {
-	struct __cds_wfs_stack *_s;
-	struct cds_wfs_stack *s;
-} cds_wfs_stack_ptr_t;
-#endif
+} RCUDS_TRANSPARENT_UNION_ cds_wfs_stack_ptr_t;
 
 /* The head field, at the same place in both kinds. */
 static inline struct __cds_wfs_stack *rcuds_wfs_plain_(cds_wfs_stack_ptr_t s)
@@ -478,24 +467,7 @@ static inline struct cds_wfs_node *cds_wfs_next_nonblocking(struct cds_wfs_node 
 /* C++ has no transparent union: overloads take either stack pointer, as
  * liburcu 0.15's C++ wrappers do. */
 extern "C++" {
-static inline cds_wfs_stack_ptr_t cds_wfs_stack_cast(struct __cds_wfs_stack *s)
-{
-	cds_wfs_stack_ptr_t ret;
-	ret._s = s;
-	return ret;
-}
-
-static inline cds_wfs_stack_ptr_t cds_wfs_stack_cast(struct cds_wfs_stack *s)
-{
-	cds_wfs_stack_ptr_t ret;
-	ret.s = s;
-	return ret;
-}
-
-static inline cds_wfs_stack_ptr_t cds_wfs_stack_cast(cds_wfs_stack_ptr_t s)
-{
-	return s;
-}
+RCUDS_CXX_CASTS_(cds_wfs_stack_cast, cds_wfs_stack_ptr_t, __cds_wfs_stack, _s, cds_wfs_stack, s)
 
 template<typename T> static inline bool cds_wfs_empty(T s)
 {
