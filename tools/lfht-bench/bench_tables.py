@@ -134,7 +134,9 @@ def memory_lines(b, w, k, t):
                               for key, _ in metrics(w)])
     return ['\nMemory at %d keys (auto-resize table from 1 bucket; heap = mallinfo2 '
             'in-use delta, RSS = resident delta; table = heap minus the entries '
-            'alone)' % k] + render(rows)
+            'alone; dpdk: made for the N keys (fixed capacity 2N), heap counted '
+            'with what rte_malloc holds, from before the table was made, its '
+            'entries inside the table)' % k] + render(rows)
 
 
 # The sections after the throughput table, by the table's report field.
