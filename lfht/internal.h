@@ -52,6 +52,9 @@ struct cds_lfht {
 	unsigned long max_nr_buckets;	/* a power of two, never 0 */
 	pthread_attr_t *attr;
 	int flags;
+	/* log2 of the buckets per node auto-resize keeps
+	 * (LFHT_BUCKETS_PER_NODE()); 0 by default. */
+	unsigned density_shift;
 
 	/* Split counters (CDS_LFHT_ACCOUNTING only), set at creation. */
 	struct lfht_counters *counters;

@@ -43,23 +43,36 @@
 #define RESIZE_SAMPLES 256UL
 
 /*
- * The load policy. Auto-resize grows a table holding more than LOAD (one)
- * node per bucket, to a half to one per bucket, and (with accounting)
- * shrinks one holding less than a quarter of a node per bucket, to a half
- * to one. A bucket is its next word, 8 bytes: 8 to 16 bytes per entry,
- * and a lookup in the default table costs what it costs in one sized for
- * its keys (docs/performance.md).
+ * The load policy, relative to the density n = 2^density_shift
+ * (LFHT_BUCKETS_PER_NODE(); 1 by default). Auto-resize grows a table
+ * holding more than one node per n buckets, to n to 2n buckets per node,
+ * and (with accounting) shrinks one holding less than one node per 4n
+ * buckets, to n to 2n. A bucket is its next word, 8 bytes: 8n to 16n
+ * bytes per entry, and a lookup in the default table costs what it costs
+ * in one sized for its keys (docs/performance.md, docs/resizing.md).
  */
-#define LOAD 1UL
-
-static bool load_too_high(unsigned long count, unsigned long size)
+static bool load_too_high(struct cds_lfht *ht, unsigned long count, unsigned long size)
 {
-	return count > size * LOAD;
+	return count > size >> ht->density_shift;
 }
 
-static bool load_too_low(unsigned long count, unsigned long size)
+static bool load_too_low(struct cds_lfht *ht, unsigned long count, unsigned long size)
 {
-	return count < size >> 2;
+	return count < size >> (ht->density_shift + 2);
+}
+
+/* An add that walked past this many nodes in its bucket asks the worker
+ * to look: 2 + log2(size)/4 at one bucket per node (longer chains are
+ * normal in larger tables at the same load); that over n, not below 3,
+ * at n buckets per node (a chain of 2 is common even then). */
+static unsigned chain_limit(struct cds_lfht *ht, unsigned long size)
+{
+	unsigned limit = 2 + lfht_log2(size) / 4;
+
+	if (!ht->density_shift)
+		return limit;
+	limit >>= ht->density_shift;
+	return limit < 3 ? 3 : limit;
 }
 
 #ifdef LFHT_TEST_HOOKS
@@ -97,6 +110,15 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long n)
 	if (n > ht->max_nr_buckets)
 		n = ht->max_nr_buckets;
 	return n;
+}
+
+/* The bucket count for count nodes at n to 2n buckets per node (at least
+ * one bucket), saturating at the largest order. */
+static unsigned long buckets_for(struct cds_lfht *ht, unsigned long count)
+{
+	if (count > (1UL << LFHT_MAX_ORDER) >> ht->density_shift)
+		return 1UL << LFHT_MAX_ORDER;
+	return pow2_ceil(count << ht->density_shift);
 }
 
 /* ---- linking ranges, over helper threads when large ---------------------- */
@@ -415,17 +437,14 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size)
 
 	if (ht->counters) {
 		count = lfht_counters_count(ht);
-		if (load_too_high(count, size))
-			return pow2_ceil(count / LOAD);
-		/* Shrink below a quarter node per bucket, to a half to one. */
-		if (load_too_low(count, size))
-			return count > 1 ? pow2_ceil(count) : 1;
+		if (load_too_high(ht, count, size) || load_too_low(ht, count, size))
+			return buckets_for(ht, count);
 		return size;
 	}
 	ht->flavour->read_lock();
 	count = lfht_iter_estimate_count(ht, size, RESIZE_SAMPLES);
 	ht->flavour->read_unlock();
-	return load_too_high(count, size) ? pow2_ceil(count / LOAD) : size;
+	return load_too_high(ht, count, size) ? buckets_for(ht, count) : size;
 }
 
 long lfht_resize_auto(struct cds_lfht *ht)
@@ -441,11 +460,12 @@ long lfht_resize_auto(struct cds_lfht *ht)
 	return count;
 }
 
-/* A slot looks at the sum every (mask + 1) of its updates: often for small
- * tables, every 1024 for large ones (a sum reads every slot). */
-static unsigned long look_period_mask(unsigned long size)
+/* A slot looks at the sum every (mask + 1) of its updates, an eighth of
+ * the nodes the size is meant for: often for small tables, every 1024 for
+ * large ones (a sum reads every slot). */
+static unsigned long look_period_mask(struct cds_lfht *ht, unsigned long size)
 {
-	unsigned long period = size >> 3;
+	unsigned long period = size >> (ht->density_shift + 3);
 
 	if (period > 1024)
 		period = 1024;
@@ -459,10 +479,9 @@ void lfht_resize_after_add(struct cds_lfht *ht, unsigned chain, unsigned long op
 
 	if (!(ht->flags & CDS_LFHT_AUTO_RESIZE))
 		return;
-	/* Longer chains are normal in larger tables at the same load. */
-	if (chain >= 2 * LOAD + lfht_log2(size) / 4 ||
-	    (ops && !(ops & look_period_mask(size)) &&
-	     load_too_high(lfht_counters_count(ht), size)))
+	if (chain >= chain_limit(ht, size) ||
+	    (ops && !(ops & look_period_mask(ht, size)) &&
+	     load_too_high(ht, lfht_counters_count(ht), size)))
 		lfht_queue_request(ht->request);
 }
 
@@ -471,7 +490,7 @@ void lfht_resize_after_del(struct cds_lfht *ht, unsigned long ops)
 	/* Relaxed: as above. */
 	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 
-	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) && ops && !(ops & look_period_mask(size)) &&
-	    size > ht->min_nr_alloc_buckets && load_too_low(lfht_counters_count(ht), size))
+	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) && ops && !(ops & look_period_mask(ht, size)) &&
+	    size > ht->min_nr_alloc_buckets && load_too_low(ht, lfht_counters_count(ht), size))
 		lfht_queue_request(ht->request);
 }

@@ -58,6 +58,21 @@ static bool is_pow2(unsigned long n)
 	return n && !(n & (n - 1));
 }
 
+/* The density field of flags (LFHT_BUCKETS_PER_NODE()): false unless it is
+ * absent (shift 0) or names 1, 2, 4 or 8 buckets per node. */
+static bool density_shift_of(int flags, unsigned *shift)
+{
+	unsigned n = ((unsigned)flags & LFHT_DENSITY_MASK_) >> LFHT_DENSITY_SHIFT_;
+
+	*shift = 0;
+	if (!(flags & LFHT_DENSITY_GIVEN_))
+		return n == 0;
+	if (n > 8 || !is_pow2(n))
+		return false;
+	*shift = lfht_log2(n);
+	return true;
+}
+
 static void table_free(struct cds_lfht *ht)
 {
 	struct lfht_allocator alloc = ht->alloc;
@@ -96,8 +111,11 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 {
 	struct lfht_allocator alloc = allocator ? *allocator : current_allocator;
 	struct cds_lfht *ht;
+	unsigned density_shift;
 
-	if (!flavour || (allocator && (!allocator->zalloc || !allocator->free)) || !is_pow2(init_size) || !is_pow2(min_nr_alloc_buckets) ||
+	if (!flavour || (allocator && (!allocator->zalloc || !allocator->free)) ||
+	    !density_shift_of(flags, &density_shift) ||
+	    !is_pow2(init_size) || !is_pow2(min_nr_alloc_buckets) ||
 	    (max_nr_buckets && !is_pow2(max_nr_buckets)) ||
 	    (max_nr_buckets && max_nr_buckets < min_nr_alloc_buckets)) {
 		errno = EINVAL;
@@ -129,6 +147,7 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht->max_nr_buckets = max_nr_buckets;
 	ht->attr = attr;
 	ht->flags = flags;
+	ht->density_shift = density_shift;
 	/* Relaxed: nothing else sees the table yet. */
 	rcu_atomic_store(&ht->bucket0.next, lfht_as_bucket_(0), memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);

@@ -306,6 +306,33 @@ START_TEST(destroy_waits_for_the_frees_a_grow_deferred)
 }
 END_TEST
 
+/* As auto_resize_with_failing_allocator_keeps_all_keys, at 4 buckets per
+ * node: a dense table that cannot get its next order stays correct at a
+ * higher load. */
+START_TEST(density_table_with_failing_allocator_keeps_all_keys)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | LFHT_BUCKETS_PER_NODE(4);
+	struct cds_lfht *ht;
+
+	test_alloc_install();
+	ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	ck_assert_ptr_nonnull(ht);
+	set_fail_all(1);
+	test_fill(ht, 0, 3000);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
+	set_fail_all(0);
+	cds_lfht_resize(ht, 1024);
+	/* 3000 keys at 4 buckets per node: a late grow lands at 16384. */
+	ck_assert_uint_ge(lfht_nr_buckets(ht), 1024);
+	ck_assert_uint_le(lfht_nr_buckets(ht), 16384);
+	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
+	ck_assert_uint_eq(test_del_all(ht), 3000);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	expect_all_freed();
+	test_alloc_uninstall();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
@@ -320,5 +347,6 @@ int main(void)
 	TEST_ADD(s, resize_with_failing_allocator_keeps_table_usable_then_reaches_size, 60);
 	TEST_ADD(s, auto_resize_with_failing_allocator_keeps_all_keys, 60);
 	TEST_ADD(s, destroy_waits_for_the_frees_a_grow_deferred, 30);
+	TEST_ADD(s, density_table_with_failing_allocator_keeps_all_keys, 60);
 	return test_main(s);
 }

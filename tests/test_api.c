@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"
+#include "test_density.h"
 
 /* Created by main() before any thread registers. */
 static struct cds_lfht *early_table;
@@ -87,6 +88,122 @@ START_TEST(new_accepts_powers_of_two_and_unlimited_max)
 		ck_assert_uint_eq(lfht_nr_buckets(ht), sizes[i][0]);
 		ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	}
+}
+END_TEST
+
+START_TEST(new_refuses_density_other_than_1_2_4_8_with_einval)
+{
+	static const int bad[] = { 0, 3, 5, 6, 7, 9, 16, 32, -1, -4 };
+	/* A density field written without the macro's marker bit. */
+	int raw = 4 << LFHT_DENSITY_SHIFT_;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		for (int auto_resize = 0; auto_resize < 2; auto_resize++) {
+			int flags = LFHT_BUCKETS_PER_NODE(bad[i]) |
+				    (auto_resize ? CDS_LFHT_AUTO_RESIZE : 0);
+
+			errno = 0;
+			ck_assert_msg(cds_lfht_new(1, 1, 0, flags, NULL) == NULL,
+				      "LFHT_BUCKETS_PER_NODE(%d) accepted", bad[i]);
+			ck_assert_int_eq(errno, EINVAL);
+		}
+	}
+	errno = 0;
+	ck_assert_ptr_null(cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | raw, NULL));
+	ck_assert_int_eq(errno, EINVAL);
+}
+END_TEST
+
+START_TEST(new_accepts_densities_1_2_4_8_with_every_flag)
+{
+	static const int flags[] = {
+		0, CDS_LFHT_AUTO_RESIZE, CDS_LFHT_ACCOUNTING,
+		CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
+	};
+
+	for (int d = 0; d < TEST_NR_DENSITIES; d++) {
+		for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
+			struct cds_lfht *ht = cds_lfht_new(4, 2, 1UL << 20,
+							   flags[f] | test_density_flag(d), NULL);
+
+			ck_assert_msg(ht != NULL, "density %lu, flags %d refused: errno %d",
+				      test_density(d), flags[f], errno);
+			/* init_size keeps its meaning: buckets, not nodes. */
+			ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
+			ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+		}
+	}
+	rcu_barrier();
+}
+END_TEST
+
+/* Every update and read call on an auto-resized table of density _i,
+ * growing from one bucket: the answers do not depend on the density. */
+START_TEST(density_table_answers_every_call_as_the_default_does)
+{
+	enum { NR = 3000 };
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(_i);
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	struct cds_lfht_iter iter;
+	struct cds_lfht_node *node;
+	unsigned long seen = 0, found = 0;
+	long before = -1, after = -1;
+
+	ck_assert_ptr_nonnull(ht);
+	for (uint64_t k = 0; k < NR; k++) {
+		struct test_node *tn = test_node_new(k, 0), *dup = test_node_new(k, 1);
+
+		rcu_read_lock();
+		ck_assert_ptr_eq(cds_lfht_add_unique(ht, test_hash(k), test_match, &k,
+						     &tn->node), &tn->node);
+		ck_assert_ptr_eq(cds_lfht_add_unique(ht, test_hash(k), test_match, &k,
+						     &dup->node), &tn->node);
+		rcu_read_unlock();
+		test_node_free_now(dup);
+		quiescent();
+	}
+	/* Replace the even keys, delete every third. */
+	for (uint64_t k = 0; k < NR; k++) {
+		rcu_read_lock();
+		cds_lfht_lookup(ht, test_hash(k), test_match, &k, &iter);
+		node = cds_lfht_iter_get_node(&iter);
+		ck_assert_ptr_nonnull(node);
+		if (k % 2 == 0) {
+			struct test_node *nw = test_node_new(k, 2);
+
+			ck_assert_int_eq(cds_lfht_replace(ht, &iter, test_hash(k), test_match,
+							  &k, &nw->node), 0);
+			test_node_free_rcu(test_node_of(node));
+		} else if (k % 3 == 0) {
+			ck_assert_int_eq(cds_lfht_del(ht, node), 0);
+			ck_assert_int_eq(cds_lfht_del(ht, node), -ENOENT);
+			test_node_free_rcu(test_node_of(node));
+		}
+		rcu_read_unlock();
+		quiescent();
+	}
+	rcu_read_lock();
+	for (uint64_t k = 0; k < NR + 100; k++) {
+		struct test_node *tn = test_lookup(ht, k);
+		bool kept = k < NR && (k % 2 == 0 || k % 3 != 0);
+
+		ck_assert_msg((tn != NULL) == kept, "density %lu: key %llu %s",
+			      test_density(_i), (unsigned long long)k,
+			      kept ? "lost" : "still found");
+		if (tn) {
+			ck_assert_uint_eq(tn->value, k % 2 == 0 ? 2 : 0);
+			found++;
+		}
+	}
+	cds_lfht_for_each(ht, &iter, node)
+		seen++;
+	rcu_read_unlock();
+	ck_assert_uint_eq(seen, found);
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), found);
+	ck_assert_int_eq(before, (long)found);
+	fprintf(stderr, "[%s] density %lu: %lu nodes, %lu buckets\n", TEST_FLAVOUR_NAME,
+		test_density(_i), found, lfht_nr_buckets(ht));
+	test_empty_and_destroy(ht);
 }
 END_TEST
 
@@ -1133,6 +1250,9 @@ int main(void)
 	TEST_ADD(s, new_works_before_any_thread_registers, 30);
 	TEST_ADD(s, new_rejects_sizes_not_power_of_two_with_einval, 30);
 	TEST_ADD(s, new_accepts_powers_of_two_and_unlimited_max, 30);
+	TEST_ADD(s, new_refuses_density_other_than_1_2_4_8_with_einval, 30);
+	TEST_ADD(s, new_accepts_densities_1_2_4_8_with_every_flag, 30);
+	TEST_ADD_DENSITIES(s, density_table_answers_every_call_as_the_default_does, 60);
 	TEST_ADD(s, destroy_non_empty_returns_eperm_and_table_still_works, 30);
 	TEST_ADD(s, destroy_hands_back_attr, 30);
 	TEST_ADD(s, destroy_accepts_null_attr_out, 30);

@@ -36,6 +36,14 @@ static double run_seconds(void)
 	return 4 * test_stress_seconds();
 }
 
+/* LFHT_HISTORY_DENSITY=n: the tables keep n buckets per node (1, 2, 4, 8). */
+static int density_flag(void)
+{
+	const char *s = getenv("LFHT_HISTORY_DENSITY");
+
+	return s != NULL ? LFHT_BUCKETS_PER_NODE(atoi(s)) : 0;
+}
+
 /* ---- contention: a few keys, every kind of call --------------------------- */
 
 #define CT_THREADS 4
@@ -121,8 +129,8 @@ static void *ct_main(void *arg)
 static void contention_run(struct hist_run *run, uint64_t nr_keys, double seconds,
 			   char (*what)[64], long *ops)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
-					   NULL);
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING |
+					   density_flag(), NULL);
 	struct ct_worker workers[CT_THREADS];
 	pthread_t threads[CT_THREADS];
 
@@ -313,8 +321,8 @@ static void *ch_watch_main(void *arg)
 
 START_TEST(grow_shrink_churn_is_linearizable)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
-					   NULL);
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING |
+					   density_flag(), NULL);
 	struct ch_worker workers[CH_WRITERS + CH_WALKERS];
 	pthread_t threads[CH_WRITERS + CH_WALKERS], watcher;
 	struct test_node *mine[CH_WRITERS][CH_KEYS];

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include "lfht_test.h"
+#include "test_density.h"
 
 /* cds_lfht_resize(), then the invariant checker. */
 static void resize_checked(struct cds_lfht *ht, unsigned long new_size)
@@ -105,17 +106,21 @@ static bool buckets_below(void *arg)
 
 START_TEST(auto_resize_grows_when_chains_get_long)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL);
-	struct bucket_watch w = { .ht = ht, .bound = 1 };
+	int flags = CDS_LFHT_AUTO_RESIZE | test_density_flag(_i);
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	/* Without accounting the load is estimated from chains: the bound
+	 * asks for no more than 4 times the density's load. */
+	struct bucket_watch w = { .ht = ht, .bound = test_density(_i) * 1024 - 1 };
 	bool grew;
 
 	ck_assert_ptr_nonnull(ht);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
 	test_fill(ht, 0, 4000);
 	grew = test_wait_until(buckets_above, &w, 20.0);
-	fprintf(stderr, "[%s] auto-resize after 4000 adds: %lu buckets\n",
-		TEST_FLAVOUR_NAME, lfht_nr_buckets(ht));
-	ck_assert_msg(grew, "no growth from 1 bucket after 4000 adds");
+	fprintf(stderr, "[%s] auto-resize (density %lu) after 4000 adds: %lu buckets\n",
+		TEST_FLAVOUR_NAME, test_density(_i), lfht_nr_buckets(ht));
+	ck_assert_msg(grew, "density %lu: %lu buckets after 4000 adds", test_density(_i),
+		      lfht_nr_buckets(ht));
 	lfht_check_invariants_(ht);
 	ck_assert_uint_eq(test_count_found(ht, 0, 4000), 4000);
 	test_empty_and_destroy(ht);
@@ -182,6 +187,90 @@ START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
 	ck_assert_msg(shrank, "still %lu buckets 20 s after emptying", lfht_nr_buckets(ht));
 	lfht_check_invariants_(ht);
 	ck_assert_uint_ge(lowest, 4);
+	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+	rcu_barrier();
+}
+END_TEST
+
+/* Deletes the keys [from, to), each looked up first. */
+static void del_range(struct cds_lfht *ht, uint64_t from, uint64_t to)
+{
+	for (uint64_t k = from; k < to; k++) {
+		struct test_node *tn;
+
+		rcu_read_lock();
+		tn = test_lookup(ht, k);
+		ck_assert_ptr_nonnull(tn);
+		ck_assert_int_eq(cds_lfht_del(ht, &tn->node), 0);
+		test_node_free_rcu(tn);
+		rcu_read_unlock();
+		if (k % 256 == 0)
+			quiescent();
+	}
+	quiescent();
+}
+
+/* The density _i table: n buckets per node at least once the worker has
+ * looked at the final count, after growth (from one bucket: exactly the
+ * next power of two of n x count) and after a shrink. */
+START_TEST(density_keeps_n_buckets_per_node_after_growth_and_shrink)
+{
+	enum { NR = 8192, KEPT = 512 };
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(_i);
+	unsigned long n = test_density(_i);
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	struct test_size_goal grown = { .ht = ht, .at_least = n * NR, .at_most = n * NR };
+	/* A shrink goes to n to 2n buckets per node of the count it saw, and
+	 * none follows until the load is below one node per 4n buckets. */
+	struct test_size_goal shrunk = { .ht = ht, .at_least = n * KEPT,
+					 .at_most = 4 * n * KEPT };
+	bool reached;
+
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, NR);
+	reached = test_wait_until(test_size_reached, &grown, 20.0);
+	fprintf(stderr, "[%s] density %lu: %d nodes, %lu buckets\n", TEST_FLAVOUR_NAME, n,
+		NR, lfht_nr_buckets(ht));
+	ck_assert_msg(reached, "density %lu: %lu buckets for %d nodes, not %lu", n,
+		      lfht_nr_buckets(ht), NR, n * NR);
+	lfht_check_invariants_(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, NR), NR);
+
+	del_range(ht, KEPT, NR);
+	reached = test_wait_until(test_size_reached, &shrunk, 20.0);
+	fprintf(stderr, "[%s] density %lu: %d nodes left, %lu buckets\n", TEST_FLAVOUR_NAME,
+		n, KEPT, lfht_nr_buckets(ht));
+	ck_assert_msg(reached, "density %lu: %lu buckets for %d nodes, not %lu to %lu", n,
+		      lfht_nr_buckets(ht), KEPT, n * KEPT, 4 * n * KEPT);
+	lfht_check_invariants_(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, NR), KEPT);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
+/* min_nr_alloc_buckets and max_nr_buckets bound a dense table as any. */
+START_TEST(density_stays_within_min_and_max_buckets)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(_i);
+	struct cds_lfht *ht = cds_lfht_new(16, 16, 1024, flags, NULL);
+	struct test_size_goal full = { .ht = ht, .at_least = 1024, .at_most = 1024 };
+	struct test_size_goal least = { .ht = ht, .at_least = 16, .at_most = 16 };
+	unsigned long highest = 0;
+
+	ck_assert_ptr_nonnull(ht);
+	for (uint64_t k = 0; k < 2048; k += 128) {
+		test_fill(ht, k, k + 128);
+		highest = lfht_nr_buckets(ht) > highest ? lfht_nr_buckets(ht) : highest;
+	}
+	ck_assert_msg(test_wait_until(test_size_reached, &full, 20.0),
+		      "density %lu: %lu buckets for 2048 nodes under a max of 1024",
+		      test_density(_i), lfht_nr_buckets(ht));
+	ck_assert_uint_le(highest, 1024);
+	del_range(ht, 0, 2048);
+	ck_assert_msg(test_wait_until(test_size_reached, &least, 20.0),
+		      "density %lu: %lu buckets once emptied, min 16", test_density(_i),
+		      lfht_nr_buckets(ht));
+	lfht_check_invariants_(ht);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
 }
@@ -499,7 +588,9 @@ static bool auto_grown(void *arg)
 
 START_TEST(auto_resize_grows_while_a_reader_stays_in_its_section)
 {
-	struct auto_grower g = { .ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL) };
+	struct auto_grower g = {
+		.ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | test_density_flag(_i), NULL),
+	};
 	unsigned long buckets;
 	pthread_t thread;
 	bool grew;
@@ -528,7 +619,9 @@ int main(void)
 	TEST_ADD(s, resize_is_synchronous_and_reaches_the_size, 60);
 	TEST_ADD(s, resize_clamps_to_min_and_max_buckets, 30);
 	TEST_ADD(s, grow_then_shrink_keeps_every_node_findable, 60);
-	TEST_ADD(s, auto_resize_grows_when_chains_get_long, 60);
+	TEST_ADD_DENSITIES(s, auto_resize_grows_when_chains_get_long, 120);
+	TEST_ADD_DENSITIES(s, density_keeps_n_buckets_per_node_after_growth_and_shrink, 120);
+	TEST_ADD_DENSITIES(s, density_stays_within_min_and_max_buckets, 120);
 	TEST_ADD(s, auto_resize_never_exceeds_max_buckets, 60);
 	TEST_ADD(s, auto_resize_with_accounting_shrinks_when_emptied, 60);
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
@@ -537,6 +630,6 @@ int main(void)
 	TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);
 	TEST_ADD(s, lookup_batch_during_resizes_finds_every_key_and_no_other, 60);
 	TEST_ADD(s, grow_proceeds_while_a_reader_stays_in_its_section, 60);
-	TEST_ADD(s, auto_resize_grows_while_a_reader_stays_in_its_section, 60);
+	TEST_ADD_DENSITIES(s, auto_resize_grows_while_a_reader_stays_in_its_section, 120);
 	return test_main(s);
 }

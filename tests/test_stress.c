@@ -19,6 +19,8 @@
 
 #include <string.h>
 
+#include "test_density.h"
+
 #define NR_READERS 2
 
 struct stress {
@@ -212,10 +214,12 @@ static void *rw_writer_main(void *arg)
 	return NULL;
 }
 
+/* Once per density (LFHT_BUCKETS_PER_NODE(1 << _i)). */
 START_TEST(readers_and_writers_lose_and_duplicate_no_key)
 {
 	struct stress st = {
-		.ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL),
+		.ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING |
+				   test_density_flag(_i), NULL),
 	};
 	struct worker workers[NR_READERS + RW_WRITERS];
 	pthread_t threads[NR_READERS + RW_WRITERS];
@@ -245,8 +249,8 @@ START_TEST(readers_and_writers_lose_and_duplicate_no_key)
 	}
 	rcu_read_unlock();
 	count = test_count_nodes(st.ht, &before, &after);
-	fprintf(stderr, "[%s] readers/writers: %ld ops, %lu keys present, %lu buckets\n",
-		TEST_FLAVOUR_NAME, get(&st.ops), expected,
+	fprintf(stderr, "[%s] readers/writers (density %lu): %ld ops, %lu keys present, "
+		"%lu buckets\n", TEST_FLAVOUR_NAME, test_density(_i), get(&st.ops), expected,
 		lfht_nr_buckets(st.ht));
 	expect_clean(&st);
 	ck_assert_int_gt(get(&st.ops), 1000);
@@ -698,7 +702,7 @@ int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
 
-	TEST_ADD(s, readers_and_writers_lose_and_duplicate_no_key, 300);
+	TEST_ADD_DENSITIES(s, readers_and_writers_lose_and_duplicate_no_key, 300);
 	TEST_ADD(s, add_unique_race_leaves_one_node_and_losers_get_it, 300);
 	TEST_ADD(s, replace_is_never_missed_by_lookup, 300);
 	TEST_ADD(s, lookups_find_present_keys_during_resize_storm, 300);

@@ -3,7 +3,8 @@
  * \file
  * \brief What lfht offers beyond the `cds_lfht` API: allocators (per table,
  * and a process-wide default; for embedding, and for tests that inject
- * allocation failures) and a look at a table's bucket count.
+ * allocation failures), the bucket density of auto-resized tables, and a
+ * look at a table's bucket count.
  */
 #ifndef LFHT_EXTENSIONS_H
 #define LFHT_EXTENSIONS_H
@@ -101,6 +102,41 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
 					  flags, attr, &rcu_flavour, allocator);
 }
 #endif
+
+/* The density field of cds_lfht_new()'s flags (bits 8 to 12), not API:
+ * LFHT_BUCKETS_PER_NODE() writes it, cds_lfht_new() reads it. */
+#define LFHT_DENSITY_GIVEN_ (1 << 12)
+#define LFHT_DENSITY_SHIFT_ 8
+#define LFHT_DENSITY_MASK_ (0xf << LFHT_DENSITY_SHIFT_)
+
+/**
+ * \brief A flag for cds_lfht_new(): an auto-resized table keeps at least
+ * \p n buckets per node.
+ * \param n 1, 2, 4 or 8: buckets per node that #CDS_LFHT_AUTO_RESIZE
+ * keeps (1 is the default, the table without this flag). A constant
+ * expression when \p n is one; \p n is evaluated more than once.
+ * \return A flag to or with the others; with any other \p n,
+ * cds_lfht_new() returns NULL with errno EINVAL.
+ *
+ * A hit costs the bucket's line, the object's line, and half the other
+ * nodes of its chain: about 2 + a/2 dependent cache misses at a load of a
+ * nodes per bucket, and auto-resize keeps a between 1/(2n) and 1/n. A bucket is
+ * 8 bytes, so the table spends 8n to 16n bytes of buckets per entry for
+ * it (docs/resizing.md: the lookups each density buys). The table grows
+ * once it holds more than one node per n buckets, to n to 2n buckets per
+ * node, and (with #CDS_LFHT_ACCOUNTING) shrinks below one node per 4n
+ * buckets; growth never waits for a grace period, and a table that cannot
+ * get the memory for its next order stays correct at a higher load.
+ * \p min_nr_alloc_buckets, \p max_nr_buckets and \p init_size keep
+ * their meaning (bucket counts); cds_lfht_resize() sets the size asked.
+ * Without #CDS_LFHT_AUTO_RESIZE the flag is accepted and changes nothing.
+ * \rcustate None: a constant for cds_lfht_new(), which says where it may
+ * be called.
+ * \ordering None.
+ */
+#define LFHT_BUCKETS_PER_NODE(n)					\
+	((int)(LFHT_DENSITY_GIVEN_ |					\
+	       ((n) >= 1 && (n) <= 8 ? (int)(n) << LFHT_DENSITY_SHIFT_ : 0)))
 
 /**
  * \brief The table's current number of buckets (a power of two).

@@ -235,13 +235,15 @@ static inline struct cds_lfht *cds_lfht_new_flavour(unsigned long init_size,
  * \param max_nr_buckets The table never grows beyond this many buckets; a
  * power of two not below \p min_nr_alloc_buckets, or 0 for no limit.
  * \param flags 0, or #CDS_LFHT_AUTO_RESIZE and/or #CDS_LFHT_ACCOUNTING
- * or'ed together.
+ * or'ed together, and optionally LFHT_BUCKETS_PER_NODE(n) of
+ * `<lfht/extensions.h>` (the bucket density auto-resize keeps).
  * \param attr Thread attributes for the threads that run this table's
  * resizes (for example a real-time priority, so that a flood of additions
  * cannot starve them), or NULL for the defaults. Must stay valid until
  * cds_lfht_destroy(), which hands it back.
  * \return The table, or NULL with errno EINVAL (a size that is not a power
- * of two, or \p max_nr_buckets below \p min_nr_alloc_buckets), ENOMEM, or,
+ * of two, \p max_nr_buckets below \p min_nr_alloc_buckets, or
+ * LFHT_BUCKETS_PER_NODE(n) with n not 1, 2, 4 or 8), ENOMEM, or,
  * with #CDS_LFHT_AUTO_RESIZE, the error of pthread_create() when the resize
  * worker for \p attr cannot be started (an \p attr with which no thread can
  * be created is refused here, not at the first resize).

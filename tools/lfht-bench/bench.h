@@ -72,6 +72,9 @@ struct bench_impl {
 	const char *cannot[NEED_COUNT];	/* why it lacks a need, or NULL */
 	size_t entry_size;		/* an item alone (memory's "entry") */
 	size_t wrapper_size;		/* the harness's struct around the table, or 0 */
+	/* Bytes the implementation holds outside malloc's heap (rte_hash:
+	 * EAL's rte_malloc), counted into heap_in_use(); NULL: none. */
+	long (*heap_extra)(void);
 	void (*register_thread)(void);
 	void (*unregister_thread)(void);
 	void (*online)(void);

@@ -134,7 +134,9 @@ def memory_lines(b, w, k, t):
                               for key, _ in metrics(w)])
     return ['\nMemory at %d keys (auto-resize table from 1 bucket; heap = mallinfo2 '
             'in-use delta, RSS = resident delta; table = heap minus the entries '
-            'alone)' % k] + render(rows)
+            'alone; dpdk: made for the N keys (fixed capacity 2N), heap counted '
+            'with what rte_malloc holds, from before the table was made, its '
+            'entries inside the table)' % k] + render(rows)
 
 
 # The sections after the throughput table, by the table's report field.
@@ -178,7 +180,7 @@ TARGET_POINTS = [('read', K16, 1), ('read', K16, 2), ('read', K22, 1), ('read', 
                  ('rcufree', 1, 1), ('rcufree', 1, 2),
                  ('mixed', K16, 1), ('mixed', K16, 2), ('addel', K16, 1), ('addel', K16, 2),
                  ('churn', K16, 1), ('churn', K16, 2), ('memory', K16, 1),
-                 ('autoread', K22, 1), ('memory', K20, 1),
+                 ('autoread', K22, 1), ('memory', K20, 1), ('autoread', K16, 1),
                  ('pool-add', None, None), ('pool-unique', None, None),
                  ('pool-replace', None, None),
                  # liburcu takes about 30 s per run here: at most 3 runs.
@@ -277,6 +279,48 @@ TARGETS_28 = (
       'table_bytes_per_entry', 8.0, 'ck')])
 PEER_LABELS = {'urcu': 'liburcu', 'dpdk': 'rte_hash', 'ck': 'ck_hs',
                'tbb-hash': 'oneTBB hash_map'}
+
+
+# The targets of issue 35 (LFHT_BUCKETS_PER_NODE(4): lfht-<flavour>-d4),
+# printed first: (what, the d4 point, the other's point, metric, other, at
+# least), a ratio of runs of the two points paired in order; and the memory
+# row (table B/entry: the heap per entry less an entry's own malloc, for
+# every implementation that can run the memory workload).
+TARGETS_35 = [
+    ('density 4 from 1 bucket, lookups 2^22, 1 thread', ('autoread', K22, 1),
+     ('read', K22, 1), 'lookups_per_s', 'dpdk', 1.1),
+    ('density 4 from 1 bucket, lookups 2^16, 1 thread', ('autoread', K16, 1),
+     ('read', K16, 1), 'lookups_per_s', 'dpdk', 1.0),
+    ('density 4 pre-sized, lookups 2^22, 1 thread', ('read', K22, 1),
+     ('read', K22, 1), 'lookups_per_s', 'dpdk', 1.1),
+    ('density 4 pre-sized, lookups 2^16, 1 thread', ('read', K16, 1),
+     ('read', K16, 1), 'lookups_per_s', 'dpdk', 1.0),
+]
+MEMORY_35 = ('memory', K20, 1)
+
+
+def target35_lines(b):
+    """Issue 35's targets: lfht-<flavour>-d4 over the other per target, and
+    the table bytes per entry of each density beside the other's."""
+    rows = [['target', 'vs', 'need', 'lfht-qsbr-d4 [min-max]', 'lfht-memb-d4 [min-max]',
+             'met']]
+    for what, point, other_point, key, other, least in TARGETS_35:
+        per = b.results.get(resolve(point), {})
+        base = b.results.get(resolve(other_point), {})
+        row = [what, PEER_LABELS.get(other, other), '>= %.1fx' % least]
+        ok = True
+        for fl in ('qsbr', 'memb'):
+            rs = [x / y for x, y in zip(b.values(per, 'lfht-%s-d4' % fl, key),
+                                        b.values(base, other, key)) if y > 0]
+            row.append(fmt_ratio(rs))
+            ok = ok and bool(rs) and statistics.median(rs) >= least
+        rows.append(row + ['yes' if ok else 'NO'])
+    lines = render(rows)
+    per = b.results.get(resolve(MEMORY_35), {})
+    shown = ['lfht-qsbr', 'lfht-qsbr-d4', 'lfht-memb', 'lfht-memb-d4', 'dpdk', 'ck']
+    mem = [['table B/entry, 2^20 auto-resized (lower)'] + shown]
+    mem.append([''] + [fmt(b.med(per, i, 'table_bytes_per_entry')) for i in shown])
+    return lines + [''] + render(mem)
 
 
 def target28_lines(b):

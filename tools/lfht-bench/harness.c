@@ -165,8 +165,9 @@ void growth_settled(struct bench_table *bt)
 long heap_in_use(void)
 {
 	struct mallinfo2 mi = mallinfo2();
+	long extra = bench_impl.heap_extra ? bench_impl.heap_extra() : 0;
 
-	return (long)(mi.uordblks + mi.hblkhd);
+	return (long)(mi.uordblks + mi.hblkhd) + extra;
 }
 
 /* CPU seconds this process has run, every thread (a table's resize

@@ -415,6 +415,13 @@ static unsigned long bucket_count(struct bench_table *bt) { (void)bt; return 0; 
 #define BENCH_WRAPPER_SIZE 0
 #endif
 
+/* Memory outside malloc's heap, for the memory workload. */
+#ifdef BENCH_HAS_HEAP_EXTRA
+#define BENCH_HEAP_EXTRA bt_heap_extra
+#else
+#define BENCH_HEAP_EXTRA NULL
+#endif
+
 static void impl_quiescent(void) { bench_quiescent(); }
 static void impl_online(void) { bench_online(); }
 static void impl_offline(void) { bench_offline(); }
@@ -443,6 +450,7 @@ const struct bench_impl bench_impl = {
 	},
 	.entry_size = sizeof(struct bench_entry),
 	.wrapper_size = BENCH_WRAPPER_SIZE,
+	.heap_extra = BENCH_HEAP_EXTRA,
 	.register_thread = impl_register,
 	.unregister_thread = impl_unregister,
 	.online = impl_online,

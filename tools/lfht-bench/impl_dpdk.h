@@ -11,8 +11,10 @@
  *   keys, and room for addel's up to 2N keys and for deleted slots still
  *   waiting for their grace period (an add that finds no free slot lets a
  *   grace period pass and retries, see rte_bench_full). It cannot run the
- *   workloads that start from one bucket and grow (fill, autoread, pace,
- *   memory) nor resize (churn): BENCH_NO_GROW, BENCH_NO_RESIZE.
+ *   workloads that start from one bucket and grow (fill, autoread, pace)
+ *   nor resize (churn): BENCH_NO_GROW, BENCH_NO_RESIZE. The memory
+ *   workload makes it for the N keys and counts what rte_malloc holds
+ *   (bt_heap_extra) from before the table was made.
  * - A lookup holds nothing and writes nothing shared: readers are
  *   lock-free. Every thread is a reader of one rte_rcu_qsbr variable: it
  *   reports a quiescent state where the RCU tables do (bench_quiescent)
@@ -50,6 +52,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
+#include <rte_malloc.h>
 #include <rte_rcu_qsbr.h>
 
 #include "bench_common.h"
@@ -231,6 +234,27 @@ static inline struct bench_table *bt_new(unsigned long init_size, int auto_resiz
 		rte_bench_die("rte_hash_rcu_qsbr_add");
 	pthread_mutex_init(&bt->lock, NULL);
 	return bt;
+}
+
+/* The memory workload: the table's memory is EAL's (rte_malloc), not
+ * malloc's; what rte_malloc holds is counted into the heap as malloc's
+ * is. 0 before EAL starts. */
+#define BENCH_HAS_HEAP_EXTRA 1
+static inline long bt_heap_extra(void)
+{
+	struct rte_malloc_socket_stats st;
+	long bytes = 0;
+	int up;
+
+	pthread_mutex_lock(&rte_bench_eal_lock);
+	up = rte_bench_eal_up;
+	pthread_mutex_unlock(&rte_bench_eal_lock);
+	if (!up)
+		return 0;
+	for (unsigned i = 0; i < rte_socket_count(); i++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i), &st) == 0)
+			bytes += (long)st.heap_allocsz_bytes;
+	return bytes;
 }
 
 static inline int bt_destroy(struct bench_table *bt)

@@ -6,8 +6,15 @@
 
 /* Removed entries are freed with rcu_retire() (on the thread that removed
  * them), or, built with -DBENCH_LFHT_CALL_RCU, with call_rcu() (on the
- * flavour's worker), as lfht-memb-callrcu. */
-#ifdef BENCH_LFHT_CALL_RCU
+ * flavour's worker), as lfht-memb-callrcu. Built with
+ * -DBENCH_LFHT_DENSITY=4, the tables keep 4 buckets per node
+ * (LFHT_BUCKETS_PER_NODE(4), table_cds.h), as lfht-memb-d4. */
+#if defined(BENCH_LFHT_DENSITY)
+#define BENCH_IMPL "lfht-memb-d4"
+#define BENCH_IMPL_HELP "lfht on its memb flavour, 4 buckets per node " \
+	"(LFHT_BUCKETS_PER_NODE(4)), freeing through rcu_retire()"
+#define BENCH_DEFER_RETIRE 1
+#elif defined(BENCH_LFHT_CALL_RCU)
 #define BENCH_IMPL "lfht-memb-callrcu"
 #define BENCH_IMPL_HELP "lfht on its memb flavour, freeing through call_rcu (the worker)"
 #else

@@ -367,29 +367,46 @@ void run_memory(const struct options *o, struct bench_result *r)
 {
 	struct bench_table *bt;
 	void **blocks;
-	long m0, m1, m2, m3, m4, m5, m6, r1, r2, wrapper = wrapper_bytes();
+	long m0, m1, m2, m3, m4, m5 = 0, m6 = 0, r0, r1, r2, wrapper = wrapper_bytes();
+	/* A table that cannot grow (rte_hash) is made for the N keys and
+	 * charged from before it was made: it takes its memory at creation.
+	 * It gets no warm-up and no second table: its library may size its
+	 * memory at its first table (impl_dpdk.h). */
+	int fixed = bench_impl.cannot[NEED_GROW] != NULL;
 	unsigned long filled;
 	double entry, per_entry;
 
-	/* Warm-up: one-time allocations (worker threads, queues, per-thread
-	 * state) must not be charged to the table measured next. */
-	bt = new_table(o, 1, 1);
-	fill_keys(bt, 1024);
-	finish(bt, 1);
+	if (!fixed) {
+		/* Warm-up: one-time allocations (worker threads, queues,
+		 * per-thread state) must not be charged to the table measured
+		 * next. */
+		bt = new_table(o, 1, 1);
+		fill_keys(bt, 1024);
+		finish(bt, 1);
 
-	/* An empty table without flags (no counters, no worker). */
-	m5 = heap_settled();
-	bt = new_table(o, 1, 0);
-	m6 = heap_settled();
-	finish(bt, 1);
+		/* An empty table without flags (no counters, no worker). */
+		m5 = heap_settled();
+		bt = new_table(o, 1, 0);
+		m6 = heap_settled();
+		finish(bt, 1);
+	}
 
 	m0 = heap_settled();
-	bt = new_table(o, 1, 1);
+	r0 = rss_bytes();
+	bt = new_table(o, fixed ? o->keys : 1, 1);
 	m1 = heap_settled();
 	r1 = rss_bytes();
+	if (fixed) {
+		m5 = m0;
+		m6 = m1;
+	}
 	filled = fill_keys(bt, o->keys);
 	m2 = heap_settled();
 	r2 = rss_bytes();
+	if (fixed) {
+		m1 = m0 + wrapper;
+		r1 = r0;
+	}
 	/* Not emptied: the process ends here, and a stalled table is one long
 	 * chain whose emptying would be quadratic. */
 
@@ -408,7 +425,8 @@ void run_memory(const struct options *o, struct bench_result *r)
 	entry = (double)(m4 - m3) / (double)o->keys;
 	per_entry = (double)(m2 - m1) / (double)filled;
 	result_add(r, "empty_plain_table_bytes", FMT_COUNT, (double)((m6 - m5) - wrapper));
-	result_add(r, "empty_table_bytes", FMT_COUNT, (double)((m1 - m0) - wrapper));
+	result_add(r, "empty_table_bytes", FMT_COUNT,
+		   (double)((fixed ? m6 - m5 : m1 - m0) - wrapper));
 	result_add(r, "heap_bytes_per_entry", FMT_BYTES, per_entry);
 	result_add(r, "table_bytes_per_entry", FMT_BYTES, per_entry - entry);
 	result_add(r, "entry_bytes", FMT_BYTES, entry);

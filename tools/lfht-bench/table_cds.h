@@ -72,6 +72,19 @@ static inline void bt_defer_flush(void) { }
 #endif
 
 /*
+ * An lfht built with BENCH_LFHT_DENSITY (impl_lfht_*.h) keeps that many
+ * buckets per node: or'ed into every table's flags, and a table sized for
+ * N keys starts with that many times N buckets.
+ */
+#ifdef BENCH_LFHT_DENSITY
+#define BENCH_DENSITY_FLAG LFHT_BUCKETS_PER_NODE(BENCH_LFHT_DENSITY)
+#define BENCH_DENSITY BENCH_LFHT_DENSITY
+#else
+#define BENCH_DENSITY_FLAG 0
+#define BENCH_DENSITY 1
+#endif
+
+/*
  * auto_resize: 0 none, 1 CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING (the
  * default: liburcu 0.13 grows on chain length alone only up to a point, and
  * fills of 2^22 keys then crawl), 2 CDS_LFHT_AUTO_RESIZE alone.
@@ -85,7 +98,8 @@ static inline struct bench_table *bt_new(unsigned long init_size, int auto_resiz
 
 	if (!bt)
 		return NULL;
-	bt->ht = cds_lfht_new(init_size, 1, 0, flags[auto_resize], NULL);
+	bt->ht = cds_lfht_new(init_size * BENCH_DENSITY, 1, 0,
+			      flags[auto_resize] | BENCH_DENSITY_FLAG, NULL);
 	if (!bt->ht) {
 		free(bt);
 		return NULL;
