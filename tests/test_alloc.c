@@ -256,29 +256,38 @@ START_TEST(resize_with_failing_allocator_keeps_table_usable_then_reaches_size)
 }
 END_TEST
 
-START_TEST(auto_resize_with_failing_allocator_keeps_all_keys)
+/*
+ * An auto-resized table whose allocations all fail keeps every key at a
+ * higher load, then resizes once they succeed; at most_buckets a grow the
+ * fill asked the worker for may run only then, and land after ours (3000
+ * keys: 4096 buckets at one bucket per node, 16384 at four).
+ */
+static void failing_allocator_keeps_all_keys(int density_flag, unsigned long most_buckets)
 {
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | density_flag;
 	struct cds_lfht *ht;
 
 	test_alloc_install();
-	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+	ht = cds_lfht_new(1, 1, 0, flags, NULL);
 	ck_assert_ptr_nonnull(ht);
 	set_fail_all(1);
 	test_fill(ht, 0, 3000);
 	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	set_fail_all(0);
 	cds_lfht_resize(ht, 1024);
-	/* At least the size asked for: a grow the fill asked the worker for
-	 * may run only now that allocations succeed, and land after ours
-	 * (3000 keys: 4096 buckets). */
 	ck_assert_uint_ge(lfht_nr_buckets(ht), 1024);
-	ck_assert_uint_le(lfht_nr_buckets(ht), 4096);
+	ck_assert_uint_le(lfht_nr_buckets(ht), most_buckets);
 	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3000);
 	ck_assert_uint_eq(test_del_all(ht), 3000);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	expect_all_freed();
 	test_alloc_uninstall();
+}
+
+START_TEST(auto_resize_with_failing_allocator_keeps_all_keys)
+{
+	failing_allocator_keeps_all_keys(0, 4096);
 }
 END_TEST
 
@@ -306,30 +315,11 @@ START_TEST(destroy_waits_for_the_frees_a_grow_deferred)
 }
 END_TEST
 
-/* As auto_resize_with_failing_allocator_keeps_all_keys, at 4 buckets per
- * node: a dense table that cannot get its next order stays correct at a
- * higher load. */
+/* The same at 4 buckets per node: a dense table that cannot get its next
+ * order stays correct at a higher load. */
 START_TEST(density_table_with_failing_allocator_keeps_all_keys)
 {
-	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | LFHT_BUCKETS_PER_NODE(4);
-	struct cds_lfht *ht;
-
-	test_alloc_install();
-	ht = cds_lfht_new(1, 1, 0, flags, NULL);
-	ck_assert_ptr_nonnull(ht);
-	set_fail_all(1);
-	test_fill(ht, 0, 3000);
-	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
-	set_fail_all(0);
-	cds_lfht_resize(ht, 1024);
-	/* 3000 keys at 4 buckets per node: a late grow lands at 16384. */
-	ck_assert_uint_ge(lfht_nr_buckets(ht), 1024);
-	ck_assert_uint_le(lfht_nr_buckets(ht), 16384);
-	ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
-	ck_assert_uint_eq(test_del_all(ht), 3000);
-	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-	expect_all_freed();
-	test_alloc_uninstall();
+	failing_allocator_keeps_all_keys(LFHT_BUCKETS_PER_NODE(4), 16384);
 }
 END_TEST
 
