@@ -16,7 +16,7 @@
 #include "rcu_test.h"
 
 #define CALL_SECONDS 10.0
-/* Enough for several batches of every flavour (memb's are 2048). */
+/* Enough for several batches of every flavour (memb's are 4096). */
 #define RETIRES 20000
 
 struct tracked {
