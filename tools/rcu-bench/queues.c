@@ -246,6 +246,14 @@ static void give_back(struct item *it, unsigned long *sum)
 	atomic_store_explicit(&it->busy, 0, memory_order_release);
 }
 
+/* give_back() of what a single pop took (NULL: nothing); 1 or 0. */
+static unsigned long give_back_one(struct item *it, unsigned long *sum)
+{
+	if (it)
+		give_back(it, sum);
+	return it != NULL;
+}
+
 /* Takes what it can; returns the number of items taken (0: empty). */
 static unsigned long take(unsigned long *sum)
 {
@@ -253,18 +261,12 @@ static unsigned long take(unsigned long *sum)
 	case W_WFCQ: {
 		struct cds_wfcq_node *node = cds_wfcq_dequeue_blocking(&wfcq_head, &wfcq_tail);
 
-		if (!node)
-			return 0;
-		give_back(caa_container_of(node, struct item, n.wfcq), sum);
-		return 1;
+		return give_back_one(node ? caa_container_of(node, struct item, n.wfcq) : NULL, sum);
 	}
 	case W_WFS: {
 		struct cds_wfs_node *node = cds_wfs_pop_blocking(&wfs);
 
-		if (!node)
-			return 0;
-		give_back(caa_container_of(node, struct item, n.wfs), sum);
-		return 1;
+		return give_back_one(node ? caa_container_of(node, struct item, n.wfs) : NULL, sum);
 	}
 	case W_WFS_ALL: {
 		struct cds_wfs_head *head = cds_wfs_pop_all_blocking(&wfs);
@@ -280,10 +282,7 @@ static unsigned long take(unsigned long *sum)
 	case W_LFS: {
 		struct cds_lfs_node *node = cds_lfs_pop_blocking(&lfs);
 
-		if (!node)
-			return 0;
-		give_back(caa_container_of(node, struct item, n.lfs), sum);
-		return 1;
+		return give_back_one(node ? caa_container_of(node, struct item, n.lfs) : NULL, sum);
 	}
 	case W_LFS_ALL: {
 		struct cds_lfs_head *head = cds_lfs_pop_all_blocking(&lfs);
