@@ -11,7 +11,7 @@
  *                millions per second: no-op callbacks on preallocated heads,
  *                so the figure is call_rcu's own cost, no malloc or free
  *   callrcu2_mps the same with 2 threads queueing at once
- *   rw_reads_mps 2 readers (empty read-side sections, as busy_reader) and
+ *   rw_reads_mps 2 busy readers (as for syncK_us: empty read-side sections) and
  *                2 writers looping on synchronize_rcu() at once: the
  *                readers' sections, millions per second in all
  *   rw_syncs_kps the writers' synchronize_rcu() calls in that run,
@@ -64,11 +64,16 @@ static double measure_read_ns(unsigned long n)
 	return (now() - t0) / (double)n * 1e9;
 }
 
+/* Stops the busy readers (and measure_rw()'s writers). */
 static atomic_int readers_stop;
 static atomic_int readers_ready;
+/* Read-side sections the busy readers ran, added as each stops. */
+static atomic_ulong reader_sections;
 
 static void *busy_reader(void *arg)
 {
+	unsigned long n = 0;
+
 	(void)arg;
 	rcu_register_thread();
 	/* Relaxed: a counter the main thread polls; nothing is published. */
@@ -80,7 +85,10 @@ static void *busy_reader(void *arg)
 			rcu_read_unlock();
 			bench_quiescent();
 		}
+		n += 64;
 	}
+	/* Relaxed: read after the join. */
+	atomic_fetch_add_explicit(&reader_sections, n, memory_order_relaxed);
 	rcu_unregister_thread();
 	return NULL;
 }
@@ -125,30 +133,8 @@ static double measure_sync_us(unsigned nreaders, double seconds)
 	return lat[n / 2];
 }
 
-/* The 2 + 2 run: each thread counts what it did until stop. */
-static atomic_int rw_stop;
-static atomic_ulong rw_reads, rw_syncs;
-
-static void *rw_reader(void *arg)
-{
-	unsigned long n = 0;
-
-	(void)arg;
-	rcu_register_thread();
-	while (!atomic_load_explicit(&rw_stop, memory_order_relaxed)) {
-		for (int i = 0; i < 64; i++) {
-			rcu_read_lock();
-			atomic_signal_fence(memory_order_seq_cst);
-			rcu_read_unlock();
-		}
-		n += 64;
-		bench_quiescent();
-	}
-	/* Relaxed: read after the join. */
-	atomic_fetch_add_explicit(&rw_reads, n, memory_order_relaxed);
-	rcu_unregister_thread();
-	return NULL;
-}
+/* The 2 + 2 run: the writers' synchronize_rcu() calls. */
+static atomic_ulong rw_syncs;
 
 static void *rw_writer(void *arg)
 {
@@ -158,7 +144,7 @@ static void *rw_writer(void *arg)
 	rcu_register_thread();
 	bench_offline();
 	/* Relaxed: a stop flag only. */
-	while (!atomic_load_explicit(&rw_stop, memory_order_relaxed)) {
+	while (!atomic_load_explicit(&readers_stop, memory_order_relaxed)) {
 		synchronize_rcu();
 		n++;
 	}
@@ -178,19 +164,20 @@ static void measure_rw(double seconds, double *reads_mps, double *syncs_kps)
 			       (long)((seconds - (double)(time_t)seconds) * 1e9) };
 	double t0;
 
-	atomic_store_explicit(&rw_stop, 0, memory_order_relaxed);
-	atomic_store_explicit(&rw_reads, 0, memory_order_relaxed);
+	atomic_store_explicit(&readers_stop, 0, memory_order_relaxed);
+	atomic_store_explicit(&reader_sections, 0, memory_order_relaxed);
 	atomic_store_explicit(&rw_syncs, 0, memory_order_relaxed);
 	t0 = now();
 	for (unsigned i = 0; i < 4; i++)
-		if (pthread_create(&tids[i], NULL, i < 2 ? rw_reader : rw_writer, NULL) != 0)
+		if (pthread_create(&tids[i], NULL, i < 2 ? busy_reader : rw_writer, NULL) != 0)
 			abort();
 	nanosleep(&ts, NULL);
-	atomic_store_explicit(&rw_stop, 1, memory_order_relaxed);
+	atomic_store_explicit(&readers_stop, 1, memory_order_relaxed);
 	for (unsigned i = 0; i < 4; i++)
 		pthread_join(tids[i], NULL);
 	t0 = now() - t0;
-	*reads_mps = (double)atomic_load_explicit(&rw_reads, memory_order_relaxed) / t0 / 1e6;
+	*reads_mps =
+		(double)atomic_load_explicit(&reader_sections, memory_order_relaxed) / t0 / 1e6;
 	*syncs_kps = (double)atomic_load_explicit(&rw_syncs, memory_order_relaxed) / t0 / 1e3;
 }
 
