@@ -101,8 +101,7 @@ struct list_cursor {
 	unsigned long start_rh;		/* start's reverse hash */
 	/* The reverse hash the walk looks for: a cur that prev's tag shows
 	 * to sort after it is left unread (cur_word stale, cur_rh_known
-	 * false), as the walk stops there. ULONG_MAX, after which nothing
-	 * sorts: every cur is read. */
+	 * false), as the walk stops there. */
 	unsigned long bound;
 	struct cds_lfht_node *prev, *cur;
 	uintptr_t prev_word, cur_word;

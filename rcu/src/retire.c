@@ -53,15 +53,15 @@
 #include "internal.h"
 
 /*
- * Callbacks per batch: memb and bp fence every reader with one membarrier()
+ * Callbacks per batch. memb and bp fence every reader with one membarrier()
  * (an interrupt to each running CPU, a VM exit on a virtual machine) per
- * poll, so their batches are larger (rcufree, 2 threads on 2 CPUs: 2048
- * ran at 0.81 of ck_epoch_call, 4096 at 0.83-0.98); QSBR and mb fence
- * only the caller. QSBR's are 4 times mb's: an
- * online thread that the scheduler preempts holds every poll up until it
- * runs again (milliseconds, with more threads than CPUs), and with 8 x 128
- * pending a thread then handed batches to the worker (hot1, 4 writers on
- * 2 CPUs: 1.1-1.7x the updates with 512).
+ * poll, so their batches are the largest (rcufree, 2 threads on 2 CPUs:
+ * 2048 ran at 0.81 of ck_epoch_call, 4096 at 0.83-0.98). QSBR and mb fence
+ * only the caller; QSBR's are still 4 times mb's, as an online thread that
+ * the scheduler preempts holds every poll up until it runs again
+ * (milliseconds, with more threads than CPUs), and with 8 x 128 pending a
+ * thread then handed batches to the worker (hot1, 4 writers on 2 CPUs:
+ * 1.1-1.7x the updates with 512).
  */
 #if defined(RCU_BUILD_MEMB) || defined(RCU_BUILD_BP)
 #define RETIRE_BATCH 4096
