@@ -11,15 +11,20 @@
  *                       gp_requested), gp_poll_advance() (acquire load of
  *                       gp_requested: covered K, then the seq_cst fetch_add
  *                       of the counter: target T), gp_poll_covered() and
- *                       gp_completed_raise() (release CAS-max of
+ *                       gp_raise() (release CAS-max of
  *                       gp_completed), gp_ticket_done() (acquire load)
  *   rcu/src/registry.c  registry_poll_floor(): one acquire load of each
  *                       reader's slot, the lowest nonzero one (no reader
  *                       holds up a target at or below it)
+ *   rcu/src/gp.c        gp_poll_fence() and gp_fence_readers() (memb:
+ *                       acquire load of gp_fenced; when it is below the
+ *                       wanted target, acquire load of the counter C,
+ *                       membarrier, release CAS-max of gp_fenced to C)
  *   rcu/src/retire.c    retire_seal(), retire_poll() (advance, fence every
- *                       reader, scan for the floor, raise the covered
- *                       ticket of the newest of the thread's advances
- *                       whose target is at or below it), retire_run_done()
+ *                       reader or share a fence, scan for the floor, raise
+ *                       the covered ticket of the newest of the thread's
+ *                       advances whose target is at or below both the
+ *                       floor and the fenced counter), retire_run_done()
  *   rcu/src/qsbr.c, rcu/src/memb.c  flavour_fence_all_readers()
  *
  * Threads besides the flavour model's two readers and the drainer:
@@ -40,6 +45,12 @@
  * (registry_slot_claim(), registry_slot_release()) and the floor 0 of a
  * scan that cannot tell are not modelled: every reader is registered and
  * slotted throughout.
+ *
+ * Shared fences (memb's membarrier only): a poll wants a fence after the
+ * counter reached the target of one of its advances, RETIRE_FENCE_LAG
+ * back in the code (or its newest, when it has made no such advance);
+ * here either of its two, chosen nondeterministically, so every lag is
+ * covered. The poller's fence may serve the updater.
  *
  * Memory: gp.pml's. The updater's stores are buffered (wb_ptr, wb_obj);
  * its ticket, its increment and its raise are RMWs and drain them first.
@@ -71,11 +82,19 @@
  *   MUTANT_POLL_WRONG_COVERED when only the older advance's target is at
  *                             or below the floor, the newest advance's
  *                             covered ticket is raised (taken after the
- *                             older increment).
+ *                             older increment);
+ *   MUTANT_POLL_FENCED_LATE   memb: gp_fence_readers() loads the counter
+ *                             after its membarrier, so a poll whose
+ *                             increment came after that fence skips its
+ *                             own (with SECOND_POLLER);
+ *   MUTANT_POLL_IGNORES_FENCED memb: a poll that shared a fence takes the
+ *                             floor alone for clear, also for a target
+ *                             that fence did not come after.
  */
 
 byte gp_requested;		/* the newest ticket handed out */
 byte gp_completed;		/* the newest ticket a grace period covered */
+byte gp_fenced;			/* every reader fenced since the counter was this */
 
 #define UPDATER	0
 #define POLLER	1
@@ -96,6 +115,41 @@ inline poll_fence(me)
 	fence_all_readers()
 #else
 	own_drain(me)
+#endif
+}
+
+/*
+ * gp_poll_fence(wanted): f becomes a counter value that every reader has
+ * been fenced after, at or above wanted (note 9 of gp.c). QSBR and the
+ * fence mode fence the caller, after loading the counter.
+ */
+inline poll_fence_shared(me, wanted, f)
+{
+#ifdef MEMBARRIER
+	f = gp_fenced;			/* acquire */
+	if
+	:: f >= wanted
+	:: else ->
+#ifndef MUTANT_POLL_FENCED_LATE
+		f = gp_ctr;		/* acquire */
+#endif
+#ifndef MUTANT_POLL_NO_FENCE
+		poll_fence(me);
+#endif
+#ifdef MUTANT_POLL_FENCED_LATE
+		f = gp_ctr;
+#endif
+		/* Release CAS-max (an RMW: drains me's buffers). */
+		atomic {
+			own_drain(me);
+			gp_fenced = (gp_fenced < f -> f : gp_fenced)
+		}
+	fi
+#else
+	f = gp_ctr;			/* acquire */
+#ifndef MUTANT_POLL_NO_FENCE
+	poll_fence(me);
+#endif
 #endif
 }
 
@@ -158,7 +212,7 @@ inline poll_floor(floor, skipped, i, c)
 	c = 0
 }
 
-/* gp_poll_covered(covered): gp_completed_raise(), a release CAS-max (one
+/* gp_poll_covered(covered): gp_raise(), a release CAS-max (one
  * RMW: drains me's buffers). */
 inline poll_covered(me, covered)
 {
@@ -174,15 +228,24 @@ inline poll_covered(me, covered)
  * RETIRE_SEALED of them, the model's threads make at most two). The
  * newest advance whose target is at or below the floor is a grace period.
  */
-inline retire_poll(me, t1, k1, t2, k2, floor, skipped, i, c)
+inline retire_poll(me, t1, k1, t2, k2, floor, f, skipped, i, c)
 {
 	t1 = t2;
 	k1 = k2;
 	poll_advance(me, t2, k2);
-#ifndef MUTANT_POLL_NO_FENCE
-	poll_fence(me);
-#endif
+	/* The wanted target: the newest, or the older one (any lag). */
+	if
+	:: c = t2
+	:: t1 != 0 -> c = t1
+	fi;
+	poll_fence_shared(me, c, f);
+	c = 0;
 	poll_floor(floor, skipped, i, c);
+#ifndef MUTANT_POLL_IGNORES_FENCED
+	/* clear = min(floor, fenced) */
+	floor = (f < floor -> f : floor);
+#endif
+	f = 0;
 	if
 	:: t2 <= floor -> poll_covered(me, k2)
 	:: else ->
@@ -205,16 +268,16 @@ inline retire_poll(me, t1, k1, t2, k2, floor, skipped, i, c)
  * object's seal, its run. */
 active proctype updater()
 {
-	byte tk, t1, k1, t2, k2, floor, i, c;
+	byte tk, t1, k1, t2, k2, floor, f, i, c;
 	bit skipped;
 
 #if !defined(SECOND_POLLER) || defined(TWO_SEALS)
 	ticket_take(UPDATER, tk);
-	retire_poll(UPDATER, t1, k1, t2, k2, floor, skipped, i, c);
+	retire_poll(UPDATER, t1, k1, t2, k2, floor, f, skipped, i, c);
 #endif
 	W_STORE(wb_ptr_full, ptr, wb_ptr_val, 0);
 	ticket_take(UPDATER, tk);
-	retire_poll(UPDATER, t1, k1, t2, k2, floor, skipped, i, c);
+	retire_poll(UPDATER, t1, k1, t2, k2, floor, f, skipped, i, c);
 	t2 = 0;
 	k2 = 0;
 	/* retire_run_done(): gp_ticket_done(tk), an acquire load. */
@@ -230,11 +293,11 @@ active proctype updater()
 /* Another retiring thread: one seal of callbacks of its own. */
 active proctype poller()
 {
-	byte tk, t1, k1, t2, k2, floor, i, c;
+	byte tk, t1, k1, t2, k2, floor, f, i, c;
 	bit skipped;
 
 	ticket_take(POLLER, tk);
-	retire_poll(POLLER, t1, k1, t2, k2, floor, skipped, i, c);
+	retire_poll(POLLER, t1, k1, t2, k2, floor, f, skipped, i, c);
 	tk = 0;
 	t2 = 0;
 	k2 = 0

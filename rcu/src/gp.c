@@ -87,13 +87,28 @@
  *     was unlinked) for the lowest snapshot a reader holds. No reader
  *     holds up a target at or below it, so every ticket covered by an
  *     advance whose target is that low is done: gp_poll_covered()
- *     publishes it (gp_completed_raise(): release, note 7), and
+ *     publishes it (gp_raise(): release, note 7), and
  *     synchronize_rcu() (acquire) skips what a poll already ended. The
  *     floor serves every earlier advance too: the fence came after all of
  *     their increments. Increments by others may come between a poll's own
  *     and its scan; each is followed by its own fence, and a reader that
  *     holds up a target holds up every later one too, so the scan stays
  *     sound.
+ *
+ *  9. Shared fences (memb and bp: one membarrier() interrupts every running
+ *     CPU). gp_fence_readers() loads the counter (acquire, pairing with the
+ *     release half of every increment up to the value C it reads: each is
+ *     an RMW, so a release sequence), fences every reader, and raises
+ *     gp_fenced to C (release). A poll that loads gp_fenced >= its target
+ *     T (acquire, pairing with that raise) may scan without a fence of its
+ *     own: its increment and its covered callers' unlinks happen before
+ *     the load of C, so before the fence; a reader's barrier in that fence
+ *     came either before its slot store (its reads then see the unlinks)
+ *     or after it (the store then happens before the raise and so before
+ *     the scan), as with the poll's own fence in note 3. Loading C after
+ *     the fence would be wrong: an increment between the two would count
+ *     as fenced (models/poll.pml, MUTANT_POLL_FENCED_LATE). QSBR and the
+ *     fence mode fence only the caller and never raise gp_fenced.
  *
  * Relies on: registry.c (the lock, the sweep of the list onto a private
  * "done" list and back: gp.c never links a reader itself), gpstate.c
@@ -128,6 +143,40 @@ static _Atomic int32_t gp_lock_word;
 static _Atomic uint64_t gp_completed;
 /* The newest ticket handed out (gp_ticket_take()); only grows. */
 static _Atomic uint64_t gp_requested;
+/* Every reader has passed a full barrier since the counter reached this
+ * value (note 9); raised after each membarrier(), 0 in the other flavours
+ * and modes. */
+static _Atomic uint64_t gp_fenced;
+
+/* *p = max(*p, value): grace periods, polls and fences end in any order. */
+static void gp_raise(_Atomic uint64_t *p, uint64_t value)
+{
+	/* Relaxed: only the first guess; the CAS checks it. */
+	uint64_t seen = rcu_atomic_load(p, memory_order_relaxed);
+
+	/* Release: after what the caller did (gp_completed: the scan's
+	 * acquire loads, note 7; gp_fenced: the fence, note 9); pairs with
+	 * the acquire loads in gp_ticket_done(), gp_synchronize() and
+	 * gp_poll_fence(). Relaxed on failure: seen is retried. */
+	while (seen < value &&
+	       !rcu_atomic_cas(p, &seen, value, memory_order_release,
+			       memory_order_relaxed))
+		;
+}
+
+/* flavour_fence_all_readers(), after the counter reached the value
+ * returned (note 9). */
+static uint64_t gp_fence_readers(void)
+{
+	/* Acquire: pairs with the release half of every increment of the
+	 * counter up to the value read (note 9). */
+	uint64_t through = rcu_atomic_load(&self_gp.ctr, memory_order_acquire);
+
+	flavour_fence_all_readers();
+	if (flavour_fence_is_heavy())
+		gp_raise(&gp_fenced, through);
+	return through;
+}
 
 /*
  * Called and returns with registry_lock() held; drops it to sleep. The
@@ -183,8 +232,9 @@ static void gp_run(void)
 		 * counter in quiescent_state/thread_online/read_lock (note 2). */
 		uint64_t target = rcu_atomic_add(&self_gp.ctr, RCU_GP_STEP_,
 						 memory_order_seq_cst) + RCU_GP_STEP_;
-		/* Pairs with the reader's fence after its slot store (note 3). */
-		flavour_fence_all_readers();
+		/* Pairs with the reader's fence after its slot store (note 3);
+		 * polls may share it (note 9). */
+		(void)gp_fence_readers();
 		gp_wait_for_readers(target);
 	}
 	registry_unlock();
@@ -226,24 +276,9 @@ uint64_t gp_ticket_take(void)
 	return rcu_atomic_add(&gp_requested, 1, memory_order_release) + 1;
 }
 
-/* gp_completed = max(gp_completed, covered): grace periods and polls end
- * in any order. */
-static void gp_completed_raise(uint64_t covered)
-{
-	/* Relaxed: only the first guess; the CAS checks it. */
-	uint64_t seen = rcu_atomic_load(&gp_completed, memory_order_relaxed);
-
-	/* Release: after the scan's acquire loads; pairs with the acquire in
-	 * gp_ticket_done() (note 7). Relaxed on failure: seen is retried. */
-	while (seen < covered &&
-	       !rcu_atomic_cas(&gp_completed, &seen, covered, memory_order_release,
-			       memory_order_relaxed))
-		;
-}
-
 bool gp_ticket_done(uint64_t ticket)
 {
-	/* Acquire: pairs with the release CAS in gp_completed_raise(); the
+	/* Acquire: pairs with the release CAS in gp_raise(); the
 	 * readers the covering grace period waited for are gone (note 7). */
 	return rcu_atomic_load(&gp_completed, memory_order_acquire) >= ticket;
 }
@@ -253,14 +288,14 @@ void gp_synchronize(void)
 	uint64_t ticket = gp_ticket_take(), covered;
 
 	gp_lock();
-	/* Acquire: pairs with the release in gp_completed_raise() of a poll
+	/* Acquire: pairs with the release in gp_raise() of a poll
 	 * that ended a grace period without the lock (note 8). */
 	if (rcu_atomic_load(&gp_completed, memory_order_acquire) < ticket) {
 		/* Acquire: pairs with the release of every gp_ticket_take()
 		 * up to covered (note 6). */
 		covered = rcu_atomic_load(&gp_requested, memory_order_acquire);
 		gp_run();
-		gp_completed_raise(covered);
+		gp_raise(&gp_completed, covered);
 	}
 	gp_unlock();
 }
@@ -276,6 +311,18 @@ uint64_t gp_poll_advance(uint64_t *covered)
 	       RCU_GP_STEP_;
 }
 
+uint64_t gp_poll_fence(uint64_t wanted)
+{
+	/* Acquire: pairs with the release raise in gp_fence_readers(): that
+	 * fence came after the counter reached wanted and before our scan
+	 * (note 9). */
+	uint64_t fenced = rcu_atomic_load(&gp_fenced, memory_order_acquire);
+
+	if (fenced >= wanted)
+		return fenced;
+	return gp_fence_readers();
+}
+
 uint64_t gp_poll_floor(void)
 {
 	return registry_poll_floor();
@@ -283,7 +330,7 @@ uint64_t gp_poll_floor(void)
 
 void gp_poll_covered(uint64_t covered)
 {
-	gp_completed_raise(covered);
+	gp_raise(&gp_completed, covered);
 }
 
 void gp_synchronize_rcu(void)

@@ -188,6 +188,7 @@ void registry_fork_child(void);
 /* qsbr.c / memb.c (memb, bp, mb): the flavour's hooks for the shared code. */
 #define flavour_init		RCU_SYM_(flavour_init_)
 #define flavour_fence_all_readers RCU_SYM_(fence_all_readers_)
+#define flavour_fence_is_heavy	RCU_SYM_(fence_is_heavy_)
 #define flavour_reader_online	RCU_SYM_(reader_online_)
 #define flavour_reader_offline	RCU_SYM_(reader_offline_)
 #define flavour_wait_begin	RCU_SYM_(wait_begin_)
@@ -202,6 +203,9 @@ void flavour_init(void);
  * mb, a seq_cst fence pairing with the readers' fences.
  */
 void flavour_fence_all_readers(void);
+/* Whether that fence is membarrier() (memb and bp outside fence mode), so
+ * worth sharing between polls (gp.c note 9). */
+bool flavour_fence_is_heavy(void);
 /* After the calling thread registers and before it unregisters: QSBR puts
  * it online and offline (a registered thread starts online; going offline
  * first lets a grace period waiting on it finish); memb nothing. */
@@ -241,6 +245,7 @@ void bp_join(struct rcu_reader_ *r);
 #define gp_ticket_take		RCU_SYM_(gp_ticket_take_)
 #define gp_ticket_done		RCU_SYM_(gp_ticket_done_)
 #define gp_poll_advance		RCU_SYM_(gp_poll_advance_)
+#define gp_poll_fence		RCU_SYM_(gp_poll_fence_)
 #define gp_poll_floor		RCU_SYM_(gp_poll_floor_)
 #define gp_poll_covered		RCU_SYM_(gp_poll_covered_)
 #define gp_fork_child		RCU_SYM_(gp_fork_child_)
@@ -258,13 +263,16 @@ bool gp_ticket_done(uint64_t ticket);
 /*
  * A polled grace period, without locks (gp.c note 8): gp_poll_advance()
  * sets *covered to the newest ticket and returns the target of a counter
- * increment made after reading it. Once the caller has fenced every reader
- * (flavour_fence_all_readers()) after the counter reached its targets,
- * gp_poll_floor() scans the readers (registry_poll_floor()): no reader
- * holds up a target at or below the floor, and gp_poll_covered() then
- * marks every ticket that target's advance covered done.
+ * increment made after reading it. gp_poll_fence(wanted) returns F, a
+ * counter value at or above wanted after which every reader has been
+ * fenced: by a fence that another poll or grace period ran (memb and bp,
+ * gp.c note 9), else by one it runs now. gp_poll_floor() then scans the
+ * readers (registry_poll_floor()): no reader holds up a target at or
+ * below both the floor and F, and gp_poll_covered() then marks every
+ * ticket that target's advance covered done.
  */
 uint64_t gp_poll_advance(uint64_t *covered);
+uint64_t gp_poll_fence(uint64_t wanted);
 uint64_t gp_poll_floor(void);
 void gp_poll_covered(uint64_t covered);
 void gp_fork_child(void);

@@ -105,6 +105,13 @@ void flavour_fence_all_readers(void)
 	}
 }
 
+bool flavour_fence_is_heavy(void)
+{
+	/* Relaxed: as above. */
+	return !MEMB_ALWAYS_FENCES &&
+	       !rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed);
+}
+
 /* The child is single-threaded: switching to fences here is safe
  * (relaxed: no other thread exists yet; threads created later are ordered
  * after these stores by pthread_create). mb is in fence mode already. */

@@ -83,6 +83,11 @@ void flavour_fence_all_readers(void)
 	rcu_fence(memory_order_seq_cst);
 }
 
+bool flavour_fence_is_heavy(void)
+{
+	return false;
+}
+
 /* Nothing to choose at start-up or to redo in a fork child: QSBR readers
  * always fence. */
 void flavour_init(void)
