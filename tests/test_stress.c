@@ -22,15 +22,31 @@
 #include "test_density.h"
 
 #define NR_READERS 2
+#define MAX_WRITERS 2
 
+struct worker;
+
+/* What the threads of one kind do: step after step, quiescent every
+ * `every` steps. */
+struct job {
+	void (*step)(struct worker *w);
+	long every;
+};
+
+/* A test's run: its table, who works on it, what they counted. */
 struct stress {
 	struct cds_lfht *ht;
+	/* The threads: a resizer that records nothing (no step: none), then
+	 * nr_writers writers, then NR_READERS readers; worker i's generator
+	 * starts at seed * (i + 1). */
+	struct job resizer, writer, reader;
+	int nr_writers;
+	uint64_t seed;
 	_Atomic(int) stop;
-	_Atomic(long) ops;
+	/* The steps of each kind. */
+	_Atomic(long) resizes, writes, reads;
 	_Atomic(long) errors;	/* broken invariant seen by a worker */
 	_Atomic(long) misses;	/* a key that must be present was not */
-	_Atomic(long) resizes;
-	_Atomic(long) traversals;
 	_Atomic(long) size_errors;	/* nr_buckets after a resize != asked */
 	struct hist_run hist;		/* the recorded calls of the workers */
 	double share;			/* of the stress time the run takes (0: all) */
@@ -38,9 +54,13 @@ struct stress {
 
 struct worker {
 	struct stress *st;
-	int id;
+	int id;				/* among the threads of its kind */
 	uint64_t seed;
 	struct hist_log *log;		/* NULL: a thread that records nothing */
+	const struct job *job;
+	_Atomic(long) *steps_of_kind;	/* st's counter of the kind's steps */
+	/* This thread's tallies, added to st's counters when it stops. */
+	long steps, errors, misses;
 };
 
 static bool stopped(struct stress *st)
@@ -54,23 +74,24 @@ static void count_err(_Atomic(long) *counter, long n)
 		rcu_atomic_add(counter, n, memory_order_relaxed);
 }
 
-/* Records nr_recording workers' calls on st->ht from now on: their logs
- * are st->hist.logs[0 .. nr_recording), of ops_per_thread calls each (a
- * round ends when one is full: small logs keep a key with calls always in
- * flight under the checker's bound). */
-static void record_workers(struct stress *st, int nr_recording, size_t ops_per_thread)
+/* Every worker thread: registered, it takes its job's steps until the run
+ * stops (the rounds of its log end; st->stop for a thread that records
+ * nothing). */
+static void *worker_main(void *arg)
 {
-	hist_run_init(&st->hist, st->ht, test_hash, nr_recording, ops_per_thread, 1 << 20);
-}
+	struct worker *w = arg;
 
-/* Runs rounds for the stress duration, checking each, then stops and
- * joins the threads (the recording ones stop with the rounds). */
-static void run_for_duration(struct stress *st, pthread_t *threads, int nr)
-{
-	hist_run_for(&st->hist, test_stress_seconds() * (st->share > 0 ? st->share : 1));
-	rcu_atomic_store(&st->stop, 1, memory_order_relaxed);
-	for (int i = 0; i < nr; i++)
-		test_join(threads[i]);
+	rcu_register_thread();
+	while (w->log != NULL ? hist_continue(w->log) : !stopped(w->st)) {
+		w->job->step(w);
+		if (++w->steps % w->job->every == 0)
+			quiescent();
+	}
+	rcu_unregister_thread();
+	count_err(w->steps_of_kind, w->steps);
+	count_err(&w->st->errors, w->errors);
+	count_err(&w->st->misses, w->misses);
+	return NULL;
 }
 
 /* Every round was clean, and checked. */
@@ -84,9 +105,56 @@ static void expect_history(struct stress *st, const char *what)
 	hist_run_destroy(&st->hist);
 }
 
+/* Starts st's threads, the writers and readers recording their calls on
+ * st->ht (logs of ops_per_thread calls: a round ends when one is full, and
+ * small logs keep a key with calls always in flight under the checker's
+ * bound); runs rounds for st's share of the stress time, checking each
+ * (expect_history()); then stops and joins the threads (the recording
+ * ones stop with the rounds). */
+static void run_workers(struct stress *st, size_t ops_per_thread, const char *what)
+{
+	int first = st->resizer.step != NULL;	/* thread of the first log */
+	int nr = first + st->nr_writers + NR_READERS;
+	struct worker workers[1 + MAX_WRITERS + NR_READERS];
+	pthread_t threads[1 + MAX_WRITERS + NR_READERS];
+
+	ck_assert_int_le(st->nr_writers, MAX_WRITERS);
+	hist_run_init(&st->hist, st->ht, test_hash, nr - first, ops_per_thread, 1 << 20);
+	for (int i = 0; i < nr; i++) {
+		int log = i - first, reader = log - st->nr_writers;
+		struct worker *w = &workers[i];
+
+		*w = (struct worker){ .st = st, .id = log, .seed = st->seed * (uint64_t)(i + 1),
+				      .log = log >= 0 ? &st->hist.logs[log] : NULL,
+				      .job = &st->writer, .steps_of_kind = &st->writes };
+		if (log < 0) {
+			w->job = &st->resizer;
+			w->steps_of_kind = &st->resizes;
+		} else if (reader >= 0) {
+			w->id = reader;
+			w->job = &st->reader;
+			w->steps_of_kind = &st->reads;
+		}
+		test_start(&threads[i], worker_main, w);
+	}
+	hist_run_for(&st->hist, test_stress_seconds() * (st->share > 0 ? st->share : 1));
+	rcu_atomic_store(&st->stop, 1, memory_order_relaxed);
+	for (int i = 0; i < nr; i++)
+		test_join(threads[i]);
+	expect_history(st, what);
+}
+
 static long get(_Atomic(long) *counter)
 {
 	return rcu_atomic_load(counter, memory_order_relaxed);
+}
+
+/* The table holds nr entries and keeps its invariants; then it goes. */
+static void expect_nodes_then_destroy(struct cds_lfht *ht, unsigned long nr)
+{
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), nr);
+	lfht_check_invariants_(ht);
+	test_empty_and_destroy(ht);
 }
 
 static void expect_clean(struct stress *st)
@@ -99,6 +167,20 @@ static void expect_clean(struct stress *st)
 		      get(&test_bad_magic));
 }
 
+/* Readers of keys that stay present (replaced, or resized under) found
+ * every one, and did work; so did what changed the table: more than
+ * min_changes steps in *changes (named what_changes). */
+static void expect_found_throughout(struct stress *st, const char *what, _Atomic(long) *changes,
+				    const char *what_changes, long min_changes)
+{
+	fprintf(stderr, "[%s] %s: %ld %s, %ld lookups, %ld misses\n", TEST_FLAVOUR_NAME, what,
+		get(changes), what_changes, get(&st->reads), get(&st->misses));
+	expect_clean(st);
+	ck_assert_int_eq(get(&st->misses), 0);
+	ck_assert_int_gt(get(changes), min_changes);
+	ck_assert_int_gt(get(&st->reads), 100);
+}
+
 /* ---- readers and writers with owner-tracked keys ----------------------- */
 
 #define RW_KEYS 512
@@ -106,32 +188,19 @@ static void expect_clean(struct stress *st)
 
 static _Atomic(unsigned char) rw_present[RW_KEYS];
 
-static void *rw_reader_main(void *arg)
+static void rw_read(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long ops = 0, errors = 0;
+	uint64_t key = test_rand(&w->seed) % RW_KEYS;
+	struct cds_lfht_iter iter;
+	struct test_node *tn;
 
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		uint64_t key = test_rand(&w->seed) % RW_KEYS;
-		struct cds_lfht_iter iter;
-		struct test_node *tn;
-
-		rcu_read_lock();
-		tn = hist_lookup(w->log, key, &iter);
-		if (tn != NULL && tn->key != key)
-			errors++;
-		if (ops % 1024 == 0)
-			hist_iteration(w->log);
-		rcu_read_unlock();
-		if (++ops % 64 == 0)
-			quiescent();
-	}
-	rcu_unregister_thread();
-	count_err(&st->ops, ops);
-	count_err(&st->errors, errors);
-	return NULL;
+	rcu_read_lock();
+	tn = hist_lookup(w->log, key, &iter);
+	if (tn != NULL && tn->key != key)
+		w->errors++;
+	if (w->steps % 1024 == 0)
+		hist_iteration(w->log);
+	rcu_read_unlock();
 }
 
 /* One step on a key this writer owns: the writer alone changes it, so the
@@ -193,26 +262,13 @@ static long rw_step(struct hist_log *log, uint64_t key, uint64_t r)
 	return errors;
 }
 
-static void *rw_writer_main(void *arg)
+static void rw_write(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long ops = 0, errors = 0;
+	uint64_t r = test_rand(&w->seed);
+	/* Keys with key % RW_WRITERS == id belong to this writer. */
+	uint64_t key = (r >> 8) % (RW_KEYS / RW_WRITERS) * RW_WRITERS + (uint64_t)w->id;
 
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		uint64_t r = test_rand(&w->seed);
-		/* Keys with key % RW_WRITERS == id belong to this writer. */
-		uint64_t key = (r >> 8) % (RW_KEYS / RW_WRITERS) * RW_WRITERS + (uint64_t)w->id;
-
-		errors += rw_step(w->log, key, r);
-		if (++ops % 32 == 0)
-			quiescent();
-	}
-	rcu_unregister_thread();
-	count_err(&st->ops, ops);
-	count_err(&st->errors, errors);
-	return NULL;
+	w->errors += rw_step(w->log, key, r);
 }
 
 /* Once per density (LFHT_BUCKETS_PER_NODE(1 << _i)): the default for the
@@ -222,26 +278,17 @@ START_TEST(readers_and_writers_lose_and_duplicate_no_key)
 	struct stress st = {
 		.ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING |
 				   test_density_flag(_i), NULL),
+		.writer = { rw_write, 32 }, .nr_writers = RW_WRITERS, .reader = { rw_read, 64 },
+		.seed = 0x1234567ULL,
 		.share = _i == 0 ? 1.0 : 1.0 / 3,
 	};
-	struct worker workers[NR_READERS + RW_WRITERS];
-	pthread_t threads[NR_READERS + RW_WRITERS];
 	unsigned long expected = 0, count, wrong = 0;
-	long before, after;
+	long before, after, ops;
 
 	ck_assert_ptr_nonnull(st.ht);
 	for (int k = 0; k < RW_KEYS; k++)
 		rcu_atomic_store(&rw_present[k], 0, memory_order_relaxed);
-	record_workers(&st, NR_READERS + RW_WRITERS, 1 << 16);
-	for (int i = 0; i < NR_READERS + RW_WRITERS; i++) {
-		workers[i] = (struct worker){ .st = &st, .id = i < RW_WRITERS ? i : 0,
-					      .seed = 0x1234567ULL * (uint64_t)(i + 1),
-					      .log = &st.hist.logs[i] };
-		test_start(&threads[i], i < RW_WRITERS ? rw_writer_main : rw_reader_main,
-			   &workers[i]);
-	}
-	run_for_duration(&st, threads, NR_READERS + RW_WRITERS);
-	expect_history(&st, "readers/writers history");
+	run_workers(&st, 1 << 16, "readers/writers history");
 
 	rcu_read_lock();
 	for (uint64_t k = 0; k < RW_KEYS; k++) {
@@ -252,11 +299,12 @@ START_TEST(readers_and_writers_lose_and_duplicate_no_key)
 	}
 	rcu_read_unlock();
 	count = test_count_nodes(st.ht, &before, &after);
+	ops = get(&st.reads) + get(&st.writes);
 	fprintf(stderr, "[%s] readers/writers (density %lu): %ld ops, %lu keys present, "
-		"%lu buckets\n", TEST_FLAVOUR_NAME, test_density(_i), get(&st.ops), expected,
+		"%lu buckets\n", TEST_FLAVOUR_NAME, test_density(_i), ops, expected,
 		lfht_nr_buckets(st.ht));
 	expect_clean(&st);
-	ck_assert_int_gt(get(&st.ops), 1000);
+	ck_assert_int_gt(ops, 1000);
 	ck_assert_uint_eq(wrong, 0);
 	ck_assert_uint_eq(count, expected);
 	ck_assert_int_eq(before, (long)expected);
@@ -353,9 +401,7 @@ START_TEST(add_unique_race_leaves_one_node_and_losers_get_it)
 	fprintf(stderr, "[%s] add_unique race: %ld rounds\n", TEST_FLAVOUR_NAME, round);
 	ck_assert_int_eq(bad_rounds, 0);
 	ck_assert_int_ge(round, 20);
-	ck_assert_uint_eq(test_count_nodes(race.ht, NULL, NULL), (unsigned long)round);
-	lfht_check_invariants_(race.ht);
-	test_empty_and_destroy(race.ht);
+	expect_nodes_then_destroy(race.ht, (unsigned long)round);
 }
 END_TEST
 
@@ -364,128 +410,86 @@ END_TEST
 #define RP_KEYS 16
 #define RP_WRITERS 2
 
-static void *rp_reader_main(void *arg)
+/* A lookup of one of keys [0, nr), of which those below present must be
+ * found. */
+static void lookup_step(struct worker *w, uint64_t nr, uint64_t present)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long ops = 0, misses = 0, errors = 0;
+	uint64_t key = test_rand(&w->seed) % nr;
+	struct cds_lfht_iter iter;
+	struct test_node *tn;
 
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		uint64_t key = test_rand(&w->seed) % RP_KEYS;
-		struct cds_lfht_iter iter;
-		struct test_node *tn;
+	rcu_read_lock();
+	tn = hist_lookup(w->log, key, &iter);
+	if (tn == NULL && key < present)
+		w->misses++;
+	else if (tn != NULL && tn->key != key)
+		w->errors++;
+	rcu_read_unlock();
+}
 
-		rcu_read_lock();
-		tn = hist_lookup(w->log, key, &iter);
-		if (tn == NULL)
-			misses++;
-		else if (tn->key != key)
-			errors++;
-		rcu_read_unlock();
-		if (++ops % 64 == 0)
-			quiescent();
-	}
-	rcu_unregister_thread();
-	count_err(&st->ops, ops);
-	count_err(&st->misses, misses);
-	count_err(&st->errors, errors);
-	return NULL;
+static void rp_read(struct worker *w)
+{
+	lookup_step(w, RP_KEYS, RP_KEYS);
 }
 
 /* Both writers replace the same keys: a replace that loses to the other
  * writer gets -ENOENT; add_replace always replaces something. */
-static void *rp_writer_main(void *arg)
+static void rp_write(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long ops = 0, errors = 0;
+	uint64_t r = test_rand(&w->seed);
+	uint64_t key = r % RP_KEYS;
+	struct test_node *nw = test_node_new(key, r), *old;
+	struct cds_lfht_iter iter;
+	bool published = true;
 
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		uint64_t r = test_rand(&w->seed);
-		uint64_t key = r % RP_KEYS;
-		struct test_node *nw = test_node_new(key, r), *old;
-		struct cds_lfht_iter iter;
-		bool published = true;
+	rcu_read_lock();
+	if (r & 0x100) {
+		old = hist_add_replace(w->log, nw);
+		if (old == NULL)
+			w->errors++;	/* the key was always present */
+	} else {
+		int ret;
 
-		rcu_read_lock();
-		if (r & 0x100) {
-			old = hist_add_replace(w->log, nw);
-			if (old == NULL)
-				errors++;	/* the key was always present */
+		old = hist_lookup(w->log, key, &iter);
+		if (old == NULL) {
+			w->errors++;
+			ret = -ENOENT;
 		} else {
-			int ret;
-
-			old = hist_lookup(w->log, key, &iter);
-			if (old == NULL) {
-				errors++;
-				ret = -ENOENT;
-			} else {
-				ret = hist_replace(w->log, &iter, nw);
-			}
-			if (ret != 0) {
-				if (ret != -ENOENT)
-					errors++;
-				published = false;
-				old = NULL;
-			}
+			ret = hist_replace(w->log, &iter, nw);
 		}
-		rcu_read_unlock();
-		if (old != NULL)
-			test_node_free_rcu(old);
-		if (!published)
-			test_node_free_now(nw);
-		if (++ops % 32 == 0)
-			quiescent();
+		if (ret != 0) {
+			if (ret != -ENOENT)
+				w->errors++;
+			published = false;
+			old = NULL;
+		}
 	}
-	rcu_unregister_thread();
-	count_err(&st->resizes, ops);	/* counts replaces in this test */
-	count_err(&st->errors, errors);
-	return NULL;
+	rcu_read_unlock();
+	if (old != NULL)
+		test_node_free_rcu(old);
+	if (!published)
+		test_node_free_now(nw);
 }
 
 START_TEST(replace_is_never_missed_by_lookup)
 {
-	struct stress st = { .ht = cds_lfht_new(4, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL) };
-	struct worker workers[NR_READERS + RP_WRITERS];
-	pthread_t threads[NR_READERS + RP_WRITERS];
+	struct stress st = {
+		.ht = cds_lfht_new(4, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL),
+		.writer = { rp_write, 32 }, .nr_writers = RP_WRITERS, .reader = { rp_read, 64 },
+		.seed = 0x9876543ULL,
+	};
 	unsigned long wrong = 0;
 
 	ck_assert_ptr_nonnull(st.ht);
-	for (uint64_t k = 0; k < RP_KEYS; k++) {
-		struct test_node *tn = test_node_new(k, 0);
-
-		rcu_read_lock();
-		cds_lfht_add(st.ht, test_hash(k), &tn->node);
-		rcu_read_unlock();
-	}
-	record_workers(&st, NR_READERS + RP_WRITERS, 4096);
-	for (int i = 0; i < NR_READERS + RP_WRITERS; i++) {
-		workers[i] = (struct worker){ .st = &st, .id = i,
-					      .seed = 0x9876543ULL * (uint64_t)(i + 1),
-					      .log = &st.hist.logs[i] };
-		test_start(&threads[i], i < RP_WRITERS ? rp_writer_main : rp_reader_main,
-			   &workers[i]);
-	}
-	run_for_duration(&st, threads, NR_READERS + RP_WRITERS);
-	expect_history(&st, "replace history");
+	test_fill(st.ht, 0, RP_KEYS);
+	run_workers(&st, 4096, "replace history");
 	rcu_read_lock();
 	for (uint64_t k = 0; k < RP_KEYS; k++)
 		wrong += test_count_key(st.ht, k) != 1;
 	rcu_read_unlock();
-	fprintf(stderr, "[%s] replace: %ld replaces, %ld lookups, %ld misses\n",
-		TEST_FLAVOUR_NAME, get(&st.resizes),
-		get(&st.ops),
-		get(&st.misses));
-	expect_clean(&st);
-	ck_assert_int_eq(get(&st.misses), 0);
-	ck_assert_int_gt(get(&st.resizes), 100);
-	ck_assert_int_gt(get(&st.ops), 100);
+	expect_found_throughout(&st, "replace", &st.writes, "replaces", 100);
 	ck_assert_uint_eq(wrong, 0);
-	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), RP_KEYS);
-	lfht_check_invariants_(st.ht);
-	test_empty_and_destroy(st.ht);
+	expect_nodes_then_destroy(st.ht, RP_KEYS);
 }
 END_TEST
 
@@ -494,123 +498,62 @@ END_TEST
 #define STORM_KEYS 2048		/* always present */
 #define STORM_TRANSIENT 256	/* added and deleted by one writer */
 
-static void *storm_resizer_main(void *arg)
+static void storm_resize(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
 	static const unsigned long sizes[] = { 1, 4096, 2, 64, 1 << 14, 8, 512, 1 };
-	long n = 0, errors = 0;
+	unsigned long size = sizes[w->steps % (sizeof(sizes) / sizeof(sizes[0]))];
 
-	rcu_register_thread();
-	while (!stopped(st)) {
-		unsigned long size = sizes[n % (sizeof(sizes) / sizeof(sizes[0]))];
-
-		cds_lfht_resize(st->ht, size);
-		if (lfht_nr_buckets(st->ht) != size)
-			errors++;
-		n++;
-		quiescent();
-	}
-	rcu_unregister_thread();
-	count_err(&st->resizes, n);
-	count_err(&st->size_errors, errors);
-	return NULL;
+	cds_lfht_resize(w->st->ht, size);
+	/* Counted at once: never in a passing run. */
+	if (lfht_nr_buckets(w->st->ht) != size)
+		count_err(&w->st->size_errors, 1);
 }
 
-static void *storm_reader_main(void *arg)
+static void storm_read(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long ops = 0, misses = 0, errors = 0;
-
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		uint64_t key = test_rand(&w->seed) % (STORM_KEYS + STORM_TRANSIENT);
-		struct cds_lfht_iter iter;
-		struct test_node *tn;
-
-		rcu_read_lock();
-		tn = hist_lookup(w->log, key, &iter);
-		if (tn == NULL && key < STORM_KEYS)
-			misses++;
-		else if (tn != NULL && tn->key != key)
-			errors++;
-		rcu_read_unlock();
-		if (++ops % 64 == 0)
-			quiescent();
-	}
-	rcu_unregister_thread();
-	count_err(&st->ops, ops);
-	count_err(&st->misses, misses);
-	count_err(&st->errors, errors);
-	return NULL;
+	lookup_step(w, STORM_KEYS + STORM_TRANSIENT, STORM_KEYS);
 }
 
 static struct test_node *_Atomic storm_transient[STORM_TRANSIENT];
 
-static void *storm_writer_main(void *arg)
+static void storm_write(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long ops = 0, errors = 0;
+	uint64_t i = test_rand(&w->seed) % STORM_TRANSIENT;
+	uint64_t key = STORM_KEYS + i;
+	struct test_node *tn = rcu_atomic_load(&storm_transient[i], memory_order_relaxed);
 
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		uint64_t i = test_rand(&w->seed) % STORM_TRANSIENT;
-		uint64_t key = STORM_KEYS + i;
-		struct test_node *tn = rcu_atomic_load(&storm_transient[i], memory_order_relaxed);
-
-		if (tn == NULL) {
-			tn = test_node_new(key, 0);
-			rcu_read_lock();
-			if (hist_add_unique(w->log, tn) != tn)
-				errors++;
-			rcu_read_unlock();
-			rcu_atomic_store(&storm_transient[i], tn, memory_order_relaxed);
-		} else {
-			rcu_read_lock();
-			if (hist_del(w->log, tn) != 0)
-				errors++;
-			rcu_read_unlock();
-			test_node_free_rcu(tn);
-			rcu_atomic_store(&storm_transient[i], NULL, memory_order_relaxed);
-		}
-		if (++ops % 32 == 0)
-			quiescent();
+	if (tn == NULL) {
+		tn = test_node_new(key, 0);
+		rcu_read_lock();
+		if (hist_add_unique(w->log, tn) != tn)
+			w->errors++;
+		rcu_read_unlock();
+		rcu_atomic_store(&storm_transient[i], tn, memory_order_relaxed);
+	} else {
+		rcu_read_lock();
+		if (hist_del(w->log, tn) != 0)
+			w->errors++;
+		rcu_read_unlock();
+		test_node_free_rcu(tn);
+		rcu_atomic_store(&storm_transient[i], NULL, memory_order_relaxed);
 	}
-	rcu_unregister_thread();
-	count_err(&st->errors, errors);
-	return NULL;
 }
 
 START_TEST(lookups_find_present_keys_during_resize_storm)
 {
-	struct stress st = { .ht = cds_lfht_new(1, 1, 0, 0, NULL) };
-	struct worker workers[NR_READERS + 2];
-	pthread_t threads[NR_READERS + 2];
+	struct stress st = {
+		.ht = cds_lfht_new(1, 1, 0, 0, NULL),
+		.resizer = { storm_resize, 1 },
+		.writer = { storm_write, 32 }, .nr_writers = 1, .reader = { storm_read, 64 },
+		.seed = 0x5555ULL,
+	};
 	unsigned long transient = 0, wrong = 0;
 
 	ck_assert_ptr_nonnull(st.ht);
 	for (int i = 0; i < STORM_TRANSIENT; i++)
 		rcu_atomic_store(&storm_transient[i], NULL, memory_order_relaxed);
-	for (uint64_t k = 0; k < STORM_KEYS; k++) {
-		struct test_node *tn = test_node_new(k, 0);
-
-		rcu_read_lock();
-		cds_lfht_add(st.ht, test_hash(k), &tn->node);
-		rcu_read_unlock();
-	}
-	/* The resizer (worker 0) records nothing. */
-	record_workers(&st, NR_READERS + 1, 1 << 16);
-	for (int i = 0; i < NR_READERS + 2; i++) {
-		workers[i] = (struct worker){ .st = &st, .id = i,
-					      .seed = 0x5555ULL * (uint64_t)(i + 3),
-					      .log = i ? &st.hist.logs[i - 1] : NULL };
-		test_start(&threads[i], i == 0 ? storm_resizer_main :
-			   i == 1 ? storm_writer_main : storm_reader_main, &workers[i]);
-	}
-	run_for_duration(&st, threads, NR_READERS + 2);
-	expect_history(&st, "resize storm history");
+	test_fill(st.ht, 0, STORM_KEYS);
+	run_workers(&st, 1 << 16, "resize storm history");
 	rcu_read_lock();
 	for (uint64_t k = 0; k < STORM_KEYS + STORM_TRANSIENT; k++) {
 		unsigned long want = k < STORM_KEYS ? 1 :
@@ -621,18 +564,9 @@ START_TEST(lookups_find_present_keys_during_resize_storm)
 		wrong += test_count_key(st.ht, k) != want;
 	}
 	rcu_read_unlock();
-	fprintf(stderr, "[%s] resize storm: %ld resizes, %ld lookups, %ld misses\n",
-		TEST_FLAVOUR_NAME, get(&st.resizes),
-		get(&st.ops),
-		get(&st.misses));
-	expect_clean(&st);
-	ck_assert_int_eq(get(&st.misses), 0);
-	ck_assert_int_gt(get(&st.resizes), 2);
-	ck_assert_int_gt(get(&st.ops), 100);
+	expect_found_throughout(&st, "resize storm", &st.resizes, "resizes", 2);
 	ck_assert_uint_eq(wrong, 0);
-	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), STORM_KEYS + transient);
-	lfht_check_invariants_(st.ht);
-	test_empty_and_destroy(st.ht);
+	expect_nodes_then_destroy(st.ht, STORM_KEYS + transient);
 }
 END_TEST
 
@@ -643,61 +577,33 @@ END_TEST
 /* Walks the table again and again; the history checker holds each walk
  * to the iteration rule (every key is present throughout: each is
  * returned exactly once), and the count is checked here too. */
-static void *it_reader_main(void *arg)
+static void it_walk(struct worker *w)
 {
-	struct worker *w = arg;
-	struct stress *st = w->st;
-	long traversals = 0, errors = 0;
-
-	rcu_register_thread();
-	while (hist_continue(w->log)) {
-		rcu_read_lock();
-		errors += hist_iteration(w->log) != IT_KEYS;
-		rcu_read_unlock();
-		traversals++;
-		quiescent();
-	}
-	rcu_unregister_thread();
-	count_err(&st->traversals, traversals);
-	count_err(&st->errors, errors);
-	return NULL;
+	rcu_read_lock();
+	w->errors += hist_iteration(w->log) != IT_KEYS;
+	rcu_read_unlock();
 }
 
 START_TEST(iteration_during_resize_sees_each_key_exactly_once)
 {
-	struct stress st = { .ht = cds_lfht_new(1, 1, 0, 0, NULL) };
-	struct worker workers[NR_READERS + 1];
-	pthread_t threads[NR_READERS + 1];
+	struct stress st = {
+		.ht = cds_lfht_new(1, 1, 0, 0, NULL),
+		/* A walk is long: quiescent after each. */
+		.resizer = { storm_resize, 1 }, .reader = { it_walk, 1 },
+	};
 
 	ck_assert_ptr_nonnull(st.ht);
-	for (uint64_t k = 0; k < IT_KEYS; k++) {
-		struct test_node *tn = test_node_new(k, 0);
-
-		rcu_read_lock();
-		cds_lfht_add(st.ht, test_hash(k), &tn->node);
-		rcu_read_unlock();
-	}
-	/* The resizer (worker 0) records nothing. */
-	record_workers(&st, NR_READERS, 1 << 16);
-	for (int i = 0; i < NR_READERS + 1; i++) {
-		workers[i] = (struct worker){ .st = &st, .id = i, .seed = 77,
-					      .log = i ? &st.hist.logs[i - 1] : NULL };
-		test_start(&threads[i], i == 0 ? storm_resizer_main : it_reader_main,
-			   &workers[i]);
-	}
-	run_for_duration(&st, threads, NR_READERS + 1);
-	expect_history(&st, "iteration history");
+	test_fill(st.ht, 0, IT_KEYS);
+	run_workers(&st, 1 << 16, "iteration history");
 	fprintf(stderr, "[%s] iteration during resize: %ld traversals, %ld resizes, "
 		"%ld bad traversals\n", TEST_FLAVOUR_NAME,
-		get(&st.traversals),
+		get(&st.reads),
 		get(&st.resizes),
 		get(&st.errors));
 	expect_clean(&st);
-	ck_assert_int_gt(get(&st.traversals), 2);
+	ck_assert_int_gt(get(&st.reads), 2);
 	ck_assert_int_gt(get(&st.resizes), 2);
-	ck_assert_uint_eq(test_count_nodes(st.ht, NULL, NULL), IT_KEYS);
-	lfht_check_invariants_(st.ht);
-	test_empty_and_destroy(st.ht);
+	expect_nodes_then_destroy(st.ht, IT_KEYS);
 }
 END_TEST
 
