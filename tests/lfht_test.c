@@ -312,7 +312,8 @@ void test_spin_pause(void)
 	sched_yield();
 }
 
-long test_rounds_wait(struct test_rounds *r, long last)
+/* Racer side: waits for a round after last; returns it, or -1 to stop. */
+static long rounds_wait(struct test_rounds *r, long last)
 {
 	for (;;) {
 		/* Acquire: pairs with the release in test_rounds_run(), so the
@@ -327,22 +328,44 @@ long test_rounds_wait(struct test_rounds *r, long last)
 	}
 }
 
-void test_rounds_report(struct test_rounds *r)
+static void *rounds_racer(void *arg)
 {
-	/* Release: publishes this worker's result; pairs with the acquire in
-	 * test_rounds_run(). */
-	rcu_atomic_add(&r->done, 1, memory_order_release);
+	struct test_member *me = arg;
+	struct test_rounds *r = me->team;
+	long round = 0;
+
+	rcu_register_thread();
+	while ((round = rounds_wait(r, round)) > 0) {
+		r->play(r, me->id, round);
+		/* Release: publishes this racer's result; pairs with the
+		 * acquire in test_rounds_run(). */
+		rcu_atomic_add(&r->done, 1, memory_order_release);
+	}
+	rcu_unregister_thread();
+	return NULL;
 }
 
-bool test_rounds_run(struct test_rounds *r, long round, long nr_workers)
+void test_rounds_start(struct test_rounds *r, int nr,
+		       void (*play)(struct test_rounds *r, int id, long round))
 {
-	long want = round * nr_workers;
+	ck_assert_int_le(nr, TEST_MAX_RACERS);
+	r->play = play;
+	r->nr = nr;
+	for (int i = 0; i < nr; i++) {
+		r->racers[i] = (struct test_member){ .team = r, .id = i };
+		test_start(&r->threads[i], rounds_racer, &r->racers[i]);
+	}
+}
+
+bool test_rounds_run(struct test_rounds *r, long round)
+{
+	long want = round * r->nr;
 	double end = test_now() + 30.0;
 
 	/* Release: publishes the round's setup; pairs with the acquire in
-	 * test_rounds_wait(). */
+	 * rounds_wait(). */
 	rcu_atomic_store(&r->round, round, memory_order_release);
-	/* Acquire: pairs with the release in test_rounds_report(). */
+	/* Acquire: pairs with the release in rounds_racer(). */
 	while (rcu_atomic_load(&r->done, memory_order_acquire) < want) {
 		if (test_now() > end)
 			return false;
@@ -353,8 +376,10 @@ bool test_rounds_run(struct test_rounds *r, long round, long nr_workers)
 
 void test_rounds_stop(struct test_rounds *r)
 {
-	/* Release: pairs with the acquire in test_rounds_wait(). */
+	/* Release: pairs with the acquire in rounds_wait(). */
 	rcu_atomic_store(&r->round, -1, memory_order_release);
+	for (int i = 0; i < r->nr; i++)
+		test_join(r->threads[i]);
 }
 
 int test_main(Suite *suite)

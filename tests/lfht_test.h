@@ -170,17 +170,26 @@ void test_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 /* Yields the CPU from a spin loop, quiescent first. */
 void test_spin_pause(void);
 
-/* Rounds in lock-step: the main thread opens round r, workers run it and
- * report done. */
+/* Rounds in lock-step: the main thread sets round r up and opens it, each
+ * of nr racer threads plays it, registered (play(r, id, round), id in
+ * [0, nr)), and reports; the main thread judges it once all have. A
+ * test's race embeds its struct test_rounds. */
+#define TEST_MAX_RACERS 8
 struct test_rounds {
 	_Atomic(long) round;	/* last round opened; -1: stop */
-	_Atomic(long) done;	/* total worker reports */
+	_Atomic(long) done;	/* total racer reports */
+	void (*play)(struct test_rounds *r, int id, long round);
+	int nr;
+	pthread_t threads[TEST_MAX_RACERS];
+	struct test_member racers[TEST_MAX_RACERS];	/* team: this */
 };
-/* Worker side: waits for a round after last; returns it, or -1 to stop. */
-long test_rounds_wait(struct test_rounds *r, long last);
-void test_rounds_report(struct test_rounds *r);
-/* Main side: opens round, waits (bounded) for nr workers; false on timeout. */
-bool test_rounds_run(struct test_rounds *r, long round, long nr_workers);
+/* Starts nr racers (at most TEST_MAX_RACERS) that play each round. */
+void test_rounds_start(struct test_rounds *r, int nr,
+		       void (*play)(struct test_rounds *r, int id, long round));
+/* Opens round (after the last, from 1), waits (bounded) for every racer to
+ * play it; false on timeout. */
+bool test_rounds_run(struct test_rounds *r, long round);
+/* Stops the racers and joins them. */
 void test_rounds_stop(struct test_rounds *r);
 
 /* Builds a runner over suite and runs it; every test binary's main. */

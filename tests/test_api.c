@@ -331,52 +331,37 @@ struct del_race {
 	_Atomic(int) results[2];
 };
 
-struct del_racer {
-	struct del_race *race;
-	int id;
-};
-
-static void *del_racer_main(void *arg)
+/* Both racers delete the round's victim. */
+static void del_play(struct test_rounds *r, int id, long round)
 {
-	struct del_racer *me = arg;
-	struct del_race *race = me->race;
-	long round = 0;
+	struct del_race *race = caa_container_of(r, struct del_race, rounds);
+	/* Relaxed: ordered by the acquire in rounds_wait() (lfht_test.c). */
+	struct test_node *tn = rcu_atomic_load(&race->victim, memory_order_relaxed);
+	int ret;
 
-	rcu_register_thread();
-	while ((round = test_rounds_wait(&race->rounds, round)) > 0) {
-		/* Relaxed: ordered by the acquire in test_rounds_wait(). */
-		struct test_node *tn = rcu_atomic_load(&race->victim, memory_order_relaxed);
-		int ret;
-
-		rcu_read_lock();
-		ret = cds_lfht_del(race->ht, &tn->node);
-		rcu_read_unlock();
-		rcu_atomic_store(&race->results[me->id], ret, memory_order_relaxed);
-		test_rounds_report(&race->rounds);
-	}
-	rcu_unregister_thread();
-	return NULL;
+	(void)round;
+	rcu_read_lock();
+	ret = cds_lfht_del(race->ht, &tn->node);
+	rcu_read_unlock();
+	rcu_atomic_store(&race->results[id], ret, memory_order_relaxed);
 }
 
 START_TEST(del_race_of_two_threads_has_exactly_one_winner)
 {
 	struct del_race race = { .ht = cds_lfht_new(8, 1, 0, 0, NULL) };
-	struct del_racer racers[2] = { { &race, 0 }, { &race, 1 } };
-	pthread_t threads[2];
 	double end = test_now() + test_stress_seconds() / 2;
 	long round, bad = 0;
 
 	ck_assert_ptr_nonnull(race.ht);
 	for (uint64_t k = 1000; k < 1016; k++)
 		add_key(race.ht, k);	/* neighbours for the victims */
-	for (int i = 0; i < 2; i++)
-		test_start(&threads[i], del_racer_main, &racers[i]);
+	test_rounds_start(&race.rounds, 2, del_play);
 	for (round = 1; round <= 20000 && (round < 20 || test_now() < end); round++) {
 		struct test_node *tn = add_key(race.ht, (uint64_t)round % 64);
 		int r0, r1;
 
 		rcu_atomic_store(&race.victim, tn, memory_order_relaxed);
-		ck_assert(test_rounds_run(&race.rounds, round, 2));
+		ck_assert(test_rounds_run(&race.rounds, round));
 		r0 = rcu_atomic_load(&race.results[0], memory_order_relaxed);
 		r1 = rcu_atomic_load(&race.results[1], memory_order_relaxed);
 		if (!((r0 == 0 && r1 == -ENOENT) || (r0 == -ENOENT && r1 == 0)))
@@ -385,8 +370,6 @@ START_TEST(del_race_of_two_threads_has_exactly_one_winner)
 		quiescent();
 	}
 	test_rounds_stop(&race.rounds);
-	for (int i = 0; i < 2; i++)
-		test_join(threads[i]);
 	fprintf(stderr, "[%s] del race: %ld rounds\n", TEST_FLAVOUR_NAME, round - 1);
 	ck_assert_int_eq(bad, 0);
 	ck_assert_int_ge(round - 1, 20);

@@ -328,31 +328,18 @@ struct au_race {
 	struct cds_lfht_node *got[AU_THREADS];
 };
 
-struct au_racer {
-	struct au_race *race;
-	int id;
-};
-
-static void *au_racer_main(void *arg)
+/* Each racer adds a node of its own with the round's key. */
+static void au_play(struct test_rounds *r, int id, long round)
 {
-	struct au_racer *me = arg;
-	struct au_race *race = me->race;
-	long round = 0;
+	struct au_race *race = caa_container_of(r, struct au_race, rounds);
+	uint64_t key = (uint64_t)round;
+	struct test_node *tn = test_node_new(key, (uint64_t)id);
 
-	rcu_register_thread();
-	while ((round = test_rounds_wait(&race->rounds, round)) > 0) {
-		uint64_t key = (uint64_t)round;
-		struct test_node *tn = test_node_new(key, (uint64_t)me->id);
-
-		race->mine[me->id] = tn;
-		rcu_read_lock();
-		race->got[me->id] = cds_lfht_add_unique(race->ht, test_hash(key), test_match,
-							&key, &tn->node);
-		rcu_read_unlock();
-		test_rounds_report(&race->rounds);
-	}
-	rcu_unregister_thread();
-	return NULL;
+	race->mine[id] = tn;
+	rcu_read_lock();
+	race->got[id] = cds_lfht_add_unique(race->ht, test_hash(key), test_match, &key,
+					    &tn->node);
+	rcu_read_unlock();
 }
 
 START_TEST(add_unique_race_leaves_one_node_and_losers_get_it)
@@ -360,21 +347,16 @@ START_TEST(add_unique_race_leaves_one_node_and_losers_get_it)
 	struct au_race race = {
 		.ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL),
 	};
-	struct au_racer racers[AU_THREADS];
-	pthread_t threads[AU_THREADS];
 	double end = test_now() + test_stress_seconds() / 2;
 	long round, bad_rounds = 0;
 
 	ck_assert_ptr_nonnull(race.ht);
-	for (int i = 0; i < AU_THREADS; i++) {
-		racers[i] = (struct au_racer){ .race = &race, .id = i };
-		test_start(&threads[i], au_racer_main, &racers[i]);
-	}
+	test_rounds_start(&race.rounds, AU_THREADS, au_play);
 	for (round = 1; round <= 100000 && (round <= 20 || test_now() < end); round++) {
 		int winners = 0, winner = -1, agree = 0;
 		unsigned long in_table;
 
-		ck_assert(test_rounds_run(&race.rounds, round, AU_THREADS));
+		ck_assert(test_rounds_run(&race.rounds, round));
 		for (int i = 0; i < AU_THREADS; i++) {
 			if (race.got[i] == &race.mine[i]->node) {
 				winners++;
@@ -395,8 +377,6 @@ START_TEST(add_unique_race_leaves_one_node_and_losers_get_it)
 		quiescent();
 	}
 	test_rounds_stop(&race.rounds);
-	for (int i = 0; i < AU_THREADS; i++)
-		test_join(threads[i]);
 	round--;
 	fprintf(stderr, "[%s] add_unique race: %ld rounds\n", TEST_FLAVOUR_NAME, round);
 	ck_assert_int_eq(bad_rounds, 0);

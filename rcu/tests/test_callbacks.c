@@ -185,28 +185,25 @@ struct flood {
 	unsigned nr;
 };
 
-struct flood_arg {
-	struct flood *f;
-	unsigned id;
-};
-
+/* A member of the flood's team. */
 static void *flood_producer(void *p)
 {
-	struct flood_arg *a = p;
-	struct flood *f = a->f;
+	struct test_member *a = p;
+	struct flood *f = a->team;
+	unsigned id = (unsigned)a->id;
 	long n = 0;
 
 	while (!test_flag_set(&f->stop)) {
 		/* Bounded backlog: let the worker catch up. */
-		if (n - rcu_atomic_load(&ran[a->id], memory_order_relaxed) > 20000) {
+		if (n - rcu_atomic_load(&ran[id], memory_order_relaxed) > 20000) {
 			sched_yield();
 			continue;
 		}
-		call_rcu(&item_new(a->id, n)->head, item_cb);
+		call_rcu(&item_new(id, n)->head, item_cb);
 		n++;
 		/* Release: pairs with the acquire snapshot before a barrier;
 		 * the call_rcu above happened before that barrier began. */
-		rcu_atomic_store(&f->queued[a->id], n, memory_order_release);
+		rcu_atomic_store(&f->queued[id], n, memory_order_release);
 	}
 	return NULL;
 }
@@ -222,7 +219,7 @@ static bool all_queued(struct flood *f, long n)
 START_TEST(barrier_waits_for_every_earlier_callback)
 {
 	struct flood f = { .nr = 3 };
-	struct flood_arg args[3];
+	struct test_member args[3];
 	pthread_t t[3];
 	long snap[3], after, barriers = 0;
 	double end = test_now() + 0.5, hard_end = end + CALL_SECONDS;
@@ -232,7 +229,7 @@ START_TEST(barrier_waits_for_every_earlier_callback)
 	/* QSBR: an online caller; rcu_barrier must not wait for itself. */
 	rcu_register_thread();
 	for (unsigned i = 0; i < f.nr; i++) {
-		args[i] = (struct flood_arg){ &f, i };
+		args[i] = (struct test_member){ .team = &f, .id = (int)i };
 		test_start(&t[i], flood_producer, &args[i]);
 	}
 	while (test_now() < hard_end &&

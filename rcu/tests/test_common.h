@@ -88,4 +88,13 @@ const char *test_child_err_tail(const struct test_child *child);
 /* A small per-thread generator (xorshift64*). */
 uint64_t test_rand(uint64_t *state);
 
+/* ---- shared with tests/ (issue 36, part A) ---- */
+
+/* The argument of each of a team of threads started on one function: what
+ * the team shares, and which member this is (0, 1, ...). */
+struct test_member {
+	void *team;
+	int id;
+};
+
 #endif /* RCU_TEST_COMMON_H */
