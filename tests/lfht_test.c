@@ -108,8 +108,13 @@ struct test_node *test_lookup(struct cds_lfht *ht, uint64_t key)
 {
 	struct cds_lfht_iter iter;
 
-	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
-	return test_node_of(cds_lfht_iter_get_node(&iter));
+	return test_lookup_iter(ht, key, &iter);
+}
+
+struct test_node *test_lookup_iter(struct cds_lfht *ht, uint64_t key, struct cds_lfht_iter *iter)
+{
+	cds_lfht_lookup(ht, test_hash(key), test_match, &key, iter);
+	return test_node_of(cds_lfht_iter_get_node(iter));
 }
 
 unsigned long test_count_key(struct cds_lfht *ht, uint64_t key)
@@ -417,6 +422,19 @@ void test_add(Suite *s, const char *name, const TTest *test, double timeout)
 	suite_add_tcase(s, tc);
 }
 
+struct cds_lfht *test_new_table(unsigned long init, int flags, pthread_attr_t *attr,
+				uint64_t nr)
+{
+	struct cds_lfht *ht;
+
+	if (attr != NULL)
+		ck_assert_int_eq(pthread_attr_init(attr), 0);
+	ht = cds_lfht_new(init, 1, 0, flags, attr);
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, nr);
+	return ht;
+}
+
 void test_fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
 {
 	for (uint64_t k = from; k < to; k++) {
@@ -428,6 +446,25 @@ void test_fill(struct cds_lfht *ht, uint64_t from, uint64_t to)
 		if (k % 512 == 0)
 			quiescent();
 	}
+}
+
+void test_del_keys(struct cds_lfht *ht, uint64_t from, uint64_t to, uint64_t step)
+{
+	for (uint64_t k = from; k < to; k += step) {
+		struct test_node *tn;
+		int ret = -ENOENT;
+
+		rcu_read_lock();
+		tn = test_lookup(ht, k);
+		if (tn != NULL)
+			ret = cds_lfht_del(ht, &tn->node);
+		rcu_read_unlock();
+		ck_assert_msg(ret == 0, "del of key %llu: %d", (unsigned long long)k, ret);
+		test_node_free_rcu(tn);
+		if ((k - from) / step % 256 == 0)
+			quiescent();
+	}
+	quiescent();
 }
 
 unsigned long test_count_found(struct cds_lfht *ht, uint64_t from, uint64_t to)
@@ -450,4 +487,10 @@ void test_empty_and_destroy(struct cds_lfht *ht)
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
 	ck_assert_int_eq(rcu_atomic_load(&test_bad_magic, memory_order_relaxed), 0);
+}
+
+void test_destroy_holding(struct cds_lfht *ht, unsigned long nr)
+{
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), nr);
+	test_empty_and_destroy(ht);
 }

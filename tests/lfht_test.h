@@ -102,8 +102,15 @@ unsigned long test_collide_hash(uint64_t key);
 /* Match on key (a const uint64_t *); also checks the magic. */
 int test_match(struct cds_lfht_node *node, const void *key);
 
+/* A table that must be created, cds_lfht_new(init, 1, 0, flags, attr),
+ * holding keys [0, nr) (test_fill()). attr: NULL, or one to
+ * pthread_attr_init() here (the caller destroys it after the table). */
+struct cds_lfht *test_new_table(unsigned long init, int flags, pthread_attr_t *attr,
+				uint64_t nr);
 /* Inside a read-side section: the entry of key, or NULL. */
 struct test_node *test_lookup(struct cds_lfht *ht, uint64_t key);
+/* The same, leaving *iter at it (for cds_lfht_replace()). */
+struct test_node *test_lookup_iter(struct cds_lfht *ht, uint64_t key, struct cds_lfht_iter *iter);
 /* Inside a read-side section: how many entries hold key. */
 unsigned long test_count_key(struct cds_lfht *ht, uint64_t key);
 /* Takes its own read-side section: count_nodes's exact count. */
@@ -111,6 +118,9 @@ unsigned long test_count_nodes(struct cds_lfht *ht, long *before, long *after);
 /* Deletes every entry (own read-side sections) and frees them by call_rcu;
  * returns how many. */
 unsigned long test_del_all(struct cds_lfht *ht);
+/* Deletes keys from, from + step, ... below to, which must be present, and
+ * frees them by call_rcu (own read-side sections, quiescent now and then). */
+void test_del_keys(struct cds_lfht *ht, uint64_t from, uint64_t to, uint64_t step);
 /* Adds keys [from, to) (own read-side sections, quiescent now and then). */
 void test_fill(struct cds_lfht *ht, uint64_t from, uint64_t to);
 /* Takes its own read-side section: how many of keys [from, to) are found. */
@@ -118,6 +128,9 @@ unsigned long test_count_found(struct cds_lfht *ht, uint64_t from, uint64_t to);
 /* Deletes every entry, destroys the table (must succeed), waits for the
  * callbacks and asserts no reader saw a poisoned entry. */
 void test_empty_and_destroy(struct cds_lfht *ht);
+/* Asserts that ht holds nr entries (count_nodes), then
+ * test_empty_and_destroy(). */
+void test_destroy_holding(struct cds_lfht *ht, unsigned long nr);
 
 /* The invariant checker of the test build of the library (lfht/check.c;
  * binaries linked with it only): aborts with "lfht: invariant: <what>"

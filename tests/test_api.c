@@ -22,16 +22,6 @@ static struct test_node *add_key(struct cds_lfht *ht, uint64_t key)
 	return tn;
 }
 
-static struct cds_lfht *fill(unsigned long init, int flags, uint64_t nr)
-{
-	struct cds_lfht *ht = cds_lfht_new(init, 1, 0, flags, NULL);
-
-	ck_assert_ptr_nonnull(ht);
-	for (uint64_t k = 0; k < nr; k++)
-		add_key(ht, k);
-	return ht;
-}
-
 /* ---- cds_lfht_new ------------------------------------------------------ */
 
 START_TEST(new_works_before_any_thread_registers)
@@ -143,13 +133,12 @@ START_TEST(density_table_answers_every_call_as_the_default_does)
 {
 	enum { NR = 3000 };
 	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(_i);
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	struct cds_lfht *ht = test_new_table(1, flags, NULL, 0);
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 	unsigned long seen = 0, found = 0;
 	long before = -1, after = -1;
 
-	ck_assert_ptr_nonnull(ht);
 	for (uint64_t k = 0; k < NR; k++) {
 		struct test_node *tn = test_node_new(k, 0), *dup = test_node_new(k, 1);
 
@@ -211,7 +200,7 @@ END_TEST
 
 START_TEST(destroy_non_empty_returns_eperm_and_table_still_works)
 {
-	struct cds_lfht *ht = fill(4, 0, 10);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 10);
 
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), -EPERM);
 	rcu_read_lock();
@@ -231,15 +220,12 @@ START_TEST(destroy_hands_back_attr)
 	pthread_attr_t *back = NULL;
 	struct cds_lfht *ht;
 
-	ck_assert_int_eq(pthread_attr_init(&attr), 0);
-	ht = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, &attr);
-	ck_assert_ptr_nonnull(ht);
+	ht = test_new_table(1, CDS_LFHT_AUTO_RESIZE, &attr, 0);
 	ck_assert_int_eq(cds_lfht_destroy(ht, &back), 0);
 	ck_assert_ptr_eq(back, &attr);
 
 	back = &attr;
-	ht = cds_lfht_new(1, 1, 0, 0, NULL);
-	ck_assert_ptr_nonnull(ht);
+	ht = test_new_table(1, 0, NULL, 0);
 	ck_assert_int_eq(cds_lfht_destroy(ht, &back), 0);
 	ck_assert_ptr_null(back);
 	pthread_attr_destroy(&attr);
@@ -251,9 +237,7 @@ START_TEST(destroy_accepts_null_attr_out)
 	pthread_attr_t attr;
 	struct cds_lfht *ht;
 
-	ck_assert_int_eq(pthread_attr_init(&attr), 0);
-	ht = cds_lfht_new(2, 1, 0, 0, &attr);
-	ck_assert_ptr_nonnull(ht);
+	ht = test_new_table(2, 0, &attr, 0);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	pthread_attr_destroy(&attr);
 }
@@ -263,7 +247,7 @@ END_TEST
 
 START_TEST(del_returns_zero_then_twice_returns_enoent)
 {
-	struct cds_lfht *ht = fill(4, 0, 5);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 5);
 	struct test_node *tn;
 	int first, second;
 	unsigned long before, after;
@@ -291,21 +275,20 @@ END_TEST
 
 START_TEST(del_null_returns_enoent_and_table_unchanged)
 {
-	struct cds_lfht *ht = fill(4, 0, 5);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 5);
 	int ret;
 
 	rcu_read_lock();
 	ret = cds_lfht_del(ht, NULL);
 	rcu_read_unlock();
 	ck_assert_int_eq(ret, -ENOENT);
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 5);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 5);
 }
 END_TEST
 
 START_TEST(del_of_replaced_node_returns_enoent)
 {
-	struct cds_lfht *ht = fill(4, 0, 3);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 3);
 	struct test_node *old, *nw = test_node_new(1, 1), *got;
 	uint64_t key = 1;
 	int ret;
@@ -373,8 +356,7 @@ START_TEST(del_race_of_two_threads_has_exactly_one_winner)
 	fprintf(stderr, "[%s] del race: %ld rounds\n", TEST_FLAVOUR_NAME, round - 1);
 	ck_assert_int_eq(bad, 0);
 	ck_assert_int_ge(round - 1, 20);
-	ck_assert_uint_eq(test_count_nodes(race.ht, NULL, NULL), 16);
-	test_empty_and_destroy(race.ht);
+	test_destroy_holding(race.ht, 16);
 }
 END_TEST
 
@@ -382,14 +364,13 @@ END_TEST
 
 START_TEST(add_allows_duplicates_and_for_each_duplicate_sees_all)
 {
-	struct cds_lfht *ht = cds_lfht_new(4, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 0);
 	struct test_node *dups[5];
 	uint64_t key = 42;
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 	int seen[5] = { 0 }, total = 0;
 
-	ck_assert_ptr_nonnull(ht);
 	for (int i = 0; i < 5; i++) {
 		dups[i] = test_node_new(key, (uint64_t)i);
 		rcu_read_lock();
@@ -411,19 +392,17 @@ START_TEST(add_allows_duplicates_and_for_each_duplicate_sees_all)
 	ck_assert_int_eq(total, 5);
 	for (int i = 0; i < 5; i++)
 		ck_assert_int_eq(seen[i], 1);
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 7);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 7);
 }
 END_TEST
 
 START_TEST(add_unique_returns_node_then_existing_on_conflict)
 {
-	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(2, 0, NULL, 0);
 	struct test_node *a = test_node_new(5, 1), *b = test_node_new(5, 2);
 	struct cds_lfht_node *ra, *rb;
 	uint64_t key = 5;
 
-	ck_assert_ptr_nonnull(ht);
 	rcu_read_lock();
 	ra = cds_lfht_add_unique(ht, test_hash(key), test_match, &key, &a->node);
 	rb = cds_lfht_add_unique(ht, test_hash(key), test_match, &key, &b->node);
@@ -434,19 +413,17 @@ START_TEST(add_unique_returns_node_then_existing_on_conflict)
 	ck_assert_uint_eq(test_count_key(ht, key), 1);
 	ck_assert_ptr_eq(test_lookup(ht, key), a);
 	rcu_read_unlock();
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 1);
 	test_node_free_now(b);	/* never published */
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 1);
 }
 END_TEST
 
 START_TEST(add_unique_treats_colliding_hash_with_other_key_as_distinct)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 0);
 	struct cds_lfht_node *ret[TEST_COLLIDE_GROUP];
 	struct test_node *tn[TEST_COLLIDE_GROUP];
 
-	ck_assert_ptr_nonnull(ht);
 	rcu_read_lock();
 	for (uint64_t k = 0; k < TEST_COLLIDE_GROUP; k++) {
 		tn[k] = test_node_new(k, 0);
@@ -456,21 +433,19 @@ START_TEST(add_unique_treats_colliding_hash_with_other_key_as_distinct)
 	rcu_read_unlock();
 	for (uint64_t k = 0; k < TEST_COLLIDE_GROUP; k++)
 		ck_assert_ptr_eq(ret[k], &tn[k]->node);
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), TEST_COLLIDE_GROUP);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, TEST_COLLIDE_GROUP);
 }
 END_TEST
 
 START_TEST(add_replace_returns_null_then_old_and_lookup_gives_new)
 {
-	struct cds_lfht *ht = cds_lfht_new(4, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 0);
 	struct test_node *a = test_node_new(9, 1), *b = test_node_new(9, 2);
 	struct cds_lfht_node *ra, *rb;
 	struct test_node *found;
 	int a_deleted, b_deleted;
 	uint64_t key = 9;
 
-	ck_assert_ptr_nonnull(ht);
 	add_key(ht, 8);
 	rcu_read_lock();
 	ra = cds_lfht_add_replace(ht, test_hash(key), test_match, &key, &a->node);
@@ -488,8 +463,7 @@ START_TEST(add_replace_returns_null_then_old_and_lookup_gives_new)
 	rcu_read_lock();
 	ck_assert_uint_eq(test_count_key(ht, key), 1);
 	rcu_read_unlock();
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 2);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 2);
 }
 END_TEST
 
@@ -497,15 +471,14 @@ END_TEST
 
 START_TEST(replace_succeeds_and_lookup_gives_new)
 {
-	struct cds_lfht *ht = fill(4, 0, 8);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 8);
 	struct test_node *old, *nw = test_node_new(3, 99), *found;
 	struct cds_lfht_iter iter;
 	uint64_t key = 3;
 	int ret, old_deleted;
 
 	rcu_read_lock();
-	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
-	old = test_node_of(cds_lfht_iter_get_node(&iter));
+	old = test_lookup_iter(ht, key, &iter);
 	ret = cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key, &nw->node);
 	found = test_lookup(ht, key);
 	old_deleted = cds_lfht_is_node_deleted(&old->node);
@@ -515,42 +488,38 @@ START_TEST(replace_succeeds_and_lookup_gives_new)
 	ck_assert_ptr_eq(found, nw);
 	ck_assert_int_ne(old_deleted, 0);
 	test_node_free_rcu(old);
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 8);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 8);
 }
 END_TEST
 
 START_TEST(replace_of_missing_node_returns_enoent)
 {
-	struct cds_lfht *ht = fill(4, 0, 4);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 4);
 	struct test_node *nw = test_node_new(77, 0);
 	struct cds_lfht_iter iter;
 	uint64_t key = 77;
 	int ret;
 
 	rcu_read_lock();
-	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
-	ck_assert_ptr_null(cds_lfht_iter_get_node(&iter));
+	ck_assert_ptr_null(test_lookup_iter(ht, key, &iter));
 	ret = cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key, &nw->node);
 	rcu_read_unlock();
 	ck_assert_int_eq(ret, -ENOENT);
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 4);
 	test_node_free_now(nw);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 4);
 }
 END_TEST
 
 START_TEST(replace_of_deleted_node_returns_enoent)
 {
-	struct cds_lfht *ht = fill(4, 0, 4);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 4);
 	struct test_node *old, *nw = test_node_new(2, 0);
 	struct cds_lfht_iter iter;
 	uint64_t key = 2;
 	int del, ret;
 
 	rcu_read_lock();
-	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
-	old = test_node_of(cds_lfht_iter_get_node(&iter));
+	old = test_lookup_iter(ht, key, &iter);
 	del = cds_lfht_del(ht, &old->node);
 	ret = cds_lfht_replace(ht, &iter, test_hash(key), test_match, &key, &nw->node);
 	rcu_read_unlock();
@@ -560,22 +529,20 @@ START_TEST(replace_of_deleted_node_returns_enoent)
 	rcu_read_lock();
 	ck_assert_ptr_null(test_lookup(ht, key));
 	rcu_read_unlock();
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 3);
 	test_node_free_now(nw);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 3);
 }
 END_TEST
 
 START_TEST(replace_with_key_mismatch_returns_einval)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 0);
 	struct test_node *old = test_node_new(0, 0), *nw = test_node_new(1, 0);
 	struct cds_lfht_iter iter;
 	uint64_t key0 = 0, key1 = 1;
 	int same_hash, other_hash;
 
 	/* Keys 0 and 1 share test_collide_hash(): only the key differs. */
-	ck_assert_ptr_nonnull(ht);
 	ck_assert_uint_eq(test_collide_hash(0), test_collide_hash(1));
 	rcu_read_lock();
 	cds_lfht_add(ht, test_collide_hash(0), &old->node);
@@ -593,9 +560,8 @@ START_TEST(replace_with_key_mismatch_returns_einval)
 	cds_lfht_lookup(ht, test_collide_hash(0), test_match, &key0, &iter);
 	ck_assert_ptr_eq(cds_lfht_iter_get_node(&iter), &old->node);
 	rcu_read_unlock();
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 1);
 	test_node_free_now(nw);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 1);
 }
 END_TEST
 
@@ -603,7 +569,7 @@ END_TEST
 
 START_TEST(lookup_hits_and_misses_give_node_or_null)
 {
-	struct cds_lfht *ht = fill(16, 0, 100);
+	struct cds_lfht *ht = test_new_table(16, 0, NULL, 100);
 	int hits = 0, misses = 0;
 
 	rcu_read_lock();
@@ -645,7 +611,7 @@ static void check_stray_refused(struct cds_lfht *ht, struct test_node *stray)
 
 START_TEST(node_init_deleted_reads_deleted_and_del_replace_return_enoent)
 {
-	struct cds_lfht *ht = fill(16, 0, 100);
+	struct cds_lfht *ht = test_new_table(16, 0, NULL, 100);
 	struct test_node *stray = test_node_new(5, 0), *inited = test_node_new(1000, 0);
 
 	cds_lfht_node_init_deleted(&stray->node);
@@ -658,9 +624,8 @@ START_TEST(node_init_deleted_reads_deleted_and_del_replace_return_enoent)
 	ck_assert_int_eq(cds_lfht_is_node_deleted(&inited->node), 0);
 	ck_assert_ptr_eq(test_lookup(ht, 1000), inited);
 	rcu_read_unlock();
-	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 101);
 	test_node_free_now(stray);
-	test_empty_and_destroy(ht);
+	test_destroy_holding(ht, 101);
 }
 END_TEST
 
@@ -675,7 +640,7 @@ START_TEST(node_never_added_del_replace_return_enoent_without_debug_checks)
 			"(test_misuse.c); skipped\n", TEST_FLAVOUR_NAME);
 		return;
 	}
-	ht = fill(16, 0, 100);
+	ht = test_new_table(16, 0, NULL, 100);
 	stray = test_node_new(5, 0);	/* cds_lfht_node_init() */
 	check_stray_refused(ht, stray);
 	test_node_free_now(stray);
@@ -708,7 +673,7 @@ static void check_batch_against_single(struct cds_lfht *ht, const uint64_t *keys
 
 START_TEST(lookup_batch_gives_what_single_lookups_give)
 {
-	struct cds_lfht *ht = fill(16, 0, 1000);
+	struct cds_lfht *ht = test_new_table(16, 0, NULL, 1000);
 	struct cds_lfht *dups = cds_lfht_new(4, 1, 0, 0, NULL);
 	uint64_t keys[64];
 	struct cds_lfht_iter iter;
@@ -734,14 +699,7 @@ START_TEST(lookup_batch_gives_what_single_lookups_give)
 	ck_assert_uint_eq(found, expected);
 
 	/* Removed nodes: deleted keys are misses for both. */
-	rcu_read_lock();
-	for (uint64_t k = 0; k < 1000; k += 3) {
-		struct test_node *tn = test_lookup(ht, k);
-
-		ck_assert_int_eq(cds_lfht_del(ht, &tn->node), 0);
-		test_node_free_rcu(tn);
-	}
-	rcu_read_unlock();
+	test_del_keys(ht, 0, 1000, 3);
 	check_batch_against_single(ht, keys, 64, test_hash);
 
 	/* Duplicates and colliding hashes: the first of a key's run. */
@@ -760,13 +718,12 @@ END_TEST
 
 START_TEST(lookup_of_colliding_hash_with_other_key_misses)
 {
-	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(2, 0, NULL, 0);
 	struct test_node *tn = test_node_new(1, 0);
 	struct cds_lfht_iter iter;
 	uint64_t k1 = 1, k2 = 2;
 	struct cds_lfht_node *hit, *miss;
 
-	ck_assert_ptr_nonnull(ht);
 	rcu_read_lock();
 	cds_lfht_add(ht, test_collide_hash(k1), &tn->node);
 	cds_lfht_lookup(ht, test_collide_hash(k1), test_match, &k1, &iter);
@@ -782,12 +739,11 @@ END_TEST
 
 START_TEST(first_of_empty_table_is_null)
 {
-	struct cds_lfht *ht = cds_lfht_new(64, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(64, 0, NULL, 0);
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 	int n = 0;
 
-	ck_assert_ptr_nonnull(ht);
 	rcu_read_lock();
 	cds_lfht_first(ht, &iter);
 	ck_assert_ptr_null(cds_lfht_iter_get_node(&iter));
@@ -804,7 +760,8 @@ END_TEST
 
 START_TEST(first_next_visit_every_node_once_never_a_bucket)
 {
-	struct cds_lfht *ht = fill(256, 0, ITER_KEYS);	/* many buckets per key */
+	/* Many buckets per key. */
+	struct cds_lfht *ht = test_new_table(256, 0, NULL, ITER_KEYS);
 	struct cds_lfht_iter iter;
 	int seen[ITER_KEYS] = { 0 }, total = 0, foreign = 0;
 
@@ -833,7 +790,7 @@ END_TEST
 
 START_TEST(for_each_and_for_each_entry_visit_every_node_once)
 {
-	struct cds_lfht *ht = fill(8, 0, ITER_KEYS);
+	struct cds_lfht *ht = test_new_table(8, 0, NULL, ITER_KEYS);
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 	struct test_node *pos;
@@ -868,22 +825,12 @@ END_TEST
 
 START_TEST(iteration_skips_deleted_nodes)
 {
-	struct cds_lfht *ht = fill(4, 0, 50);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 50);
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
 	int total = 0, odd = 0;
 
-	for (uint64_t k = 0; k < 50; k += 2) {
-		struct test_node *tn;
-		int ret;
-
-		rcu_read_lock();
-		tn = test_lookup(ht, k);
-		ret = cds_lfht_del(ht, &tn->node);
-		rcu_read_unlock();
-		ck_assert_int_eq(ret, 0);
-		test_node_free_rcu(tn);
-	}
+	test_del_keys(ht, 0, 50, 2);
 	rcu_read_lock();
 	cds_lfht_for_each(ht, &iter, node) {
 		total++;
@@ -899,9 +846,8 @@ END_TEST
 /* Keys 0..15 in 4 groups sharing a hash; key 5 three more times. */
 static struct cds_lfht *fill_collisions(void)
 {
-	struct cds_lfht *ht = cds_lfht_new(4, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 0);
 
-	ck_assert_ptr_nonnull(ht);
 	rcu_read_lock();
 	for (uint64_t k = 0; k < 16; k++) {
 		struct test_node *tn = test_node_new(k, 0);
@@ -979,7 +925,7 @@ END_TEST
 
 START_TEST(is_node_deleted_is_zero_in_table_nonzero_after_del)
 {
-	struct cds_lfht *ht = fill(4, 0, 4);
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 4);
 	struct test_node *tn;
 	int in_table, after;
 
@@ -998,15 +944,13 @@ END_TEST
 
 START_TEST(iter_get_node_gives_the_node_of_lookup_and_first)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
-	struct test_node *tn = test_node_new(11, 0);
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 0);
+	struct test_node *tn = add_key(ht, 11);
 	struct cds_lfht_iter iter;
 	uint64_t key = 11;
 	struct cds_lfht_node *a, *b;
 
-	ck_assert_ptr_nonnull(ht);
 	rcu_read_lock();
-	cds_lfht_add(ht, test_hash(key), &tn->node);
 	cds_lfht_lookup(ht, test_hash(key), test_match, &key, &iter);
 	a = cds_lfht_iter_get_node(&iter);
 	cds_lfht_first(ht, &iter);
@@ -1022,47 +966,38 @@ END_TEST
 
 /* ---- count_nodes -------------------------------------------------------- */
 
-START_TEST(count_nodes_is_exact_and_split_counts_zero_without_accounting)
+/* count_nodes gives nr, and both split counts (before and after it) give
+ * split. */
+static void expect_counts(struct cds_lfht *ht, unsigned long nr, long split)
 {
-	struct cds_lfht *ht = fill(8, 0, 123);
 	long before = -1, after = -1;
 
-	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 123);
-	ck_assert_int_eq(before, 0);
-	ck_assert_int_eq(after, 0);
+	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), nr);
+	ck_assert_int_eq(before, split);
+	ck_assert_int_eq(after, split);
+}
+
+START_TEST(count_nodes_is_exact_and_split_counts_zero_without_accounting)
+{
+	struct cds_lfht *ht = test_new_table(8, 0, NULL, 123);
+
+	expect_counts(ht, 123, 0);
 	ck_assert_uint_eq(test_del_all(ht), 123);
-	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 0);
-	ck_assert_int_eq(before, 0);
-	ck_assert_int_eq(after, 0);
+	expect_counts(ht, 0, 0);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 }
 END_TEST
 
 START_TEST(count_nodes_split_counts_track_adds_and_dels_with_accounting)
 {
-	struct cds_lfht *ht = fill(8, CDS_LFHT_ACCOUNTING, 3000);
-	long before = -1, after = -1;
+	struct cds_lfht *ht = test_new_table(8, CDS_LFHT_ACCOUNTING, NULL, 3000);
 	struct test_node *nw = test_node_new(10, 1), *replaced;
 	uint64_t key = 10;
 	int del_null;
 
-	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 3000);
-	ck_assert_int_eq(before, 3000);
-	ck_assert_int_eq(after, 3000);
-	for (uint64_t k = 0; k < 1000; k++) {
-		struct test_node *tn;
-		int ret;
-
-		rcu_read_lock();
-		tn = test_lookup(ht, k);
-		ret = cds_lfht_del(ht, &tn->node);
-		rcu_read_unlock();
-		ck_assert_int_eq(ret, 0);
-		test_node_free_rcu(tn);
-	}
-	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 2000);
-	ck_assert_int_eq(before, 2000);
-	ck_assert_int_eq(after, 2000);
+	expect_counts(ht, 3000, 3000);
+	test_del_keys(ht, 0, 1000, 1);
+	expect_counts(ht, 2000, 2000);
 
 	/* Replace changes nothing; a failed del changes nothing. */
 	key = 2000;
@@ -1075,14 +1010,10 @@ START_TEST(count_nodes_split_counts_track_adds_and_dels_with_accounting)
 	ck_assert_ptr_nonnull(replaced);
 	ck_assert_int_eq(del_null, -ENOENT);
 	test_node_free_rcu(replaced);
-	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 2000);
-	ck_assert_int_eq(before, 2000);
-	ck_assert_int_eq(after, 2000);
+	expect_counts(ht, 2000, 2000);
 
 	ck_assert_uint_eq(test_del_all(ht), 2000);
-	ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 0);
-	ck_assert_int_eq(before, 0);
-	ck_assert_int_eq(after, 0);
+	expect_counts(ht, 0, 0);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
 }
@@ -1090,7 +1021,7 @@ END_TEST
 
 START_TEST(node_init_leaves_node_usable_and_nodes_are_reclaimed)
 {
-	struct cds_lfht *ht = fill(2, 0, 10);
+	struct cds_lfht *ht = test_new_table(2, 0, NULL, 10);
 
 	test_empty_and_destroy(ht);
 	/* Every entry of every test so far has gone through call_rcu. */
@@ -1137,8 +1068,7 @@ START_TEST(threads_that_never_register_use_a_table)
 	pthread_t users[BP_USERS];
 	long before, after;
 
-	bp_table = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE, NULL);
-	ck_assert_ptr_nonnull(bp_table);
+	bp_table = test_new_table(1, CDS_LFHT_AUTO_RESIZE, NULL, 0);
 	for (unsigned i = 0; i < BP_USERS; i++)
 		test_start(&users[i], bp_unregistered_user, (void *)(uintptr_t)i);
 	for (unsigned i = 0; i < BP_USERS; i++)
@@ -1216,8 +1146,7 @@ START_TEST(first_after_deletes_from_the_front_gives_the_least_remaining_node)
 				break;
 		}
 		ck_assert_uint_eq(seen, nr);
-		ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 0);
-		test_empty_and_destroy(ht);
+		test_destroy_holding(ht, 0);
 	}
 }
 END_TEST

@@ -21,24 +21,23 @@ static void resize_checked(struct cds_lfht *ht, unsigned long new_size)
 	lfht_check_invariants_(ht);
 }
 
+/* resize_checked(), after which the table must have want buckets. */
+static void resize_expect(struct cds_lfht *ht, unsigned long new_size, unsigned long want)
+{
+	resize_checked(ht, new_size);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), want);
+}
+
 START_TEST(resize_is_synchronous_and_reaches_the_size)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 1000);
 
-	ck_assert_ptr_nonnull(ht);
-	test_fill(ht, 0, 1000);
-	for (unsigned long n = 1; n <= (1UL << 14); n <<= 1) {
-		resize_checked(ht, n);
-		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
-	}
-	for (unsigned long n = 1UL << 14; n >= 1; n >>= 1) {
-		resize_checked(ht, n);
-		ck_assert_uint_eq(lfht_nr_buckets(ht), n);
-	}
-	resize_checked(ht, 1UL << 12);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 12);
-	resize_checked(ht, 1);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
+	for (unsigned long n = 1; n <= (1UL << 14); n <<= 1)
+		resize_expect(ht, n, n);
+	for (unsigned long n = 1UL << 14; n >= 1; n >>= 1)
+		resize_expect(ht, n, n);
+	resize_expect(ht, 1UL << 12, 1UL << 12);
+	resize_expect(ht, 1, 1);
 	ck_assert_uint_eq(test_count_found(ht, 0, 1000), 1000);
 	test_empty_and_destroy(ht);
 }
@@ -50,16 +49,11 @@ START_TEST(resize_clamps_to_min_and_max_buckets)
 
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 300);
-	resize_checked(ht, 1024);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
-	resize_checked(ht, 1UL << 20);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 64);
-	resize_checked(ht, 1);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
-	resize_checked(ht, 2);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 4);
-	resize_checked(ht, 16);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
+	resize_expect(ht, 1024, 64);
+	resize_expect(ht, 1UL << 20, 64);
+	resize_expect(ht, 1, 4);
+	resize_expect(ht, 2, 4);
+	resize_expect(ht, 16, 16);
 	ck_assert_uint_eq(test_count_found(ht, 0, 300), 300);
 	test_empty_and_destroy(ht);
 }
@@ -67,16 +61,13 @@ END_TEST
 
 START_TEST(grow_then_shrink_keeps_every_node_findable)
 {
-	struct cds_lfht *ht = cds_lfht_new(2, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(2, 0, NULL, 3000);
 	static const unsigned long sizes[] = { 8192, 4, 1024, 1, 65536, 16, 2 };
 
-	ck_assert_ptr_nonnull(ht);
-	test_fill(ht, 0, 3000);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		long before = -1, after = -1;
 
-		resize_checked(ht, sizes[i]);
-		ck_assert_uint_eq(lfht_nr_buckets(ht), sizes[i]);
+		resize_expect(ht, sizes[i], sizes[i]);
 		ck_assert_uint_eq(test_count_found(ht, 0, 3000), 3000);
 		ck_assert_uint_eq(test_count_found(ht, 3000, 4000), 0);
 		ck_assert_uint_eq(test_count_nodes(ht, &before, &after), 3000);
@@ -107,13 +98,12 @@ static bool buckets_below(void *arg)
 START_TEST(auto_resize_grows_when_chains_get_long)
 {
 	int flags = CDS_LFHT_AUTO_RESIZE | test_density_flag(_i);
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	struct cds_lfht *ht = test_new_table(1, flags, NULL, 0);
 	/* Without accounting the load is estimated from chains: the bound
 	 * asks for no more than 4 times the density's load. */
 	struct bucket_watch w = { .ht = ht, .bound = test_density(_i) * 1024 - 1 };
 	bool grew;
 
-	ck_assert_ptr_nonnull(ht);
 	ck_assert_uint_eq(lfht_nr_buckets(ht), 1);
 	test_fill(ht, 0, 4000);
 	grew = test_wait_until(buckets_above, &w, 20.0);
@@ -192,24 +182,6 @@ START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
 }
 END_TEST
 
-/* Deletes the keys [from, to), each looked up first. */
-static void del_range(struct cds_lfht *ht, uint64_t from, uint64_t to)
-{
-	for (uint64_t k = from; k < to; k++) {
-		struct test_node *tn;
-
-		rcu_read_lock();
-		tn = test_lookup(ht, k);
-		ck_assert_ptr_nonnull(tn);
-		ck_assert_int_eq(cds_lfht_del(ht, &tn->node), 0);
-		test_node_free_rcu(tn);
-		rcu_read_unlock();
-		if (k % 256 == 0)
-			quiescent();
-	}
-	quiescent();
-}
-
 /* The density _i table: n buckets per node at least once the worker has
  * looked at the final count, after growth (from one bucket: exactly the
  * next power of two of n x count) and after a shrink. */
@@ -218,7 +190,7 @@ START_TEST(density_keeps_n_buckets_per_node_after_growth_and_shrink)
 	enum { NR = 8192, KEPT = 512 };
 	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(_i);
 	unsigned long n = test_density(_i);
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	struct cds_lfht *ht = test_new_table(1, flags, NULL, NR);
 	struct test_size_goal grown = { .ht = ht, .at_least = n * NR, .at_most = n * NR };
 	/* A shrink goes to n to 2n buckets per node of the count it saw, and
 	 * none follows until the load is below one node per 4n buckets. */
@@ -226,8 +198,6 @@ START_TEST(density_keeps_n_buckets_per_node_after_growth_and_shrink)
 					 .at_most = 4 * n * KEPT };
 	bool reached;
 
-	ck_assert_ptr_nonnull(ht);
-	test_fill(ht, 0, NR);
 	reached = test_wait_until(test_size_reached, &grown, 20.0);
 	fprintf(stderr, "[%s] density %lu: %d nodes, %lu buckets\n", TEST_FLAVOUR_NAME, n,
 		NR, lfht_nr_buckets(ht));
@@ -236,7 +206,7 @@ START_TEST(density_keeps_n_buckets_per_node_after_growth_and_shrink)
 	lfht_check_invariants_(ht);
 	ck_assert_uint_eq(test_count_found(ht, 0, NR), NR);
 
-	del_range(ht, KEPT, NR);
+	test_del_keys(ht, KEPT, NR, 1);
 	reached = test_wait_until(test_size_reached, &shrunk, 20.0);
 	fprintf(stderr, "[%s] density %lu: %d nodes left, %lu buckets\n", TEST_FLAVOUR_NAME,
 		n, KEPT, lfht_nr_buckets(ht));
@@ -266,7 +236,7 @@ START_TEST(density_stays_within_min_and_max_buckets)
 		      "density %lu: %lu buckets for 2048 nodes under a max of 1024",
 		      test_density(_i), lfht_nr_buckets(ht));
 	ck_assert_uint_le(highest, 1024);
-	del_range(ht, 0, 2048);
+	test_del_keys(ht, 0, 2048, 1);
 	ck_assert_msg(test_wait_until(test_size_reached, &least, 20.0),
 		      "density %lu: %lu buckets once emptied, min 16", test_density(_i),
 		      lfht_nr_buckets(ht));
@@ -283,8 +253,7 @@ START_TEST(shrink_of_auto_resized_table_stops_at_min_buckets)
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 2000);
 	test_del_all(ht);
-	resize_checked(ht, 1);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 16);
+	resize_expect(ht, 1, 16);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
 }
@@ -340,15 +309,10 @@ START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
 	pthread_attr_t attr;
 	struct cds_lfht *ht;
 
-	ck_assert_int_eq(pthread_attr_init(&attr), 0);
-	ht = cds_lfht_new(1, 1, 0, 0, &attr);
-	ck_assert_ptr_nonnull(ht);
-	test_fill(ht, 0, 20000);
-	resize_checked(ht, 1UL << 16);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 1UL << 16);
+	ht = test_new_table(1, 0, &attr, 20000);
+	resize_expect(ht, 1UL << 16, 1UL << 16);
 	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
-	resize_checked(ht, 4096);
-	ck_assert_uint_eq(lfht_nr_buckets(ht), 4096);
+	resize_expect(ht, 4096, 4096);
 	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
 	test_empty_and_destroy(ht);
 	pthread_attr_destroy(&attr);
@@ -374,7 +338,7 @@ static void *resize_back_and_forth(void *arg)
 
 START_TEST(lookup_batch_during_resizes_finds_every_key_and_no_other)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 20000);
 	uint64_t keys[48];
 	unsigned long hashes[48];
 	const void *key_ptrs[48];
@@ -384,8 +348,6 @@ START_TEST(lookup_batch_during_resizes_finds_every_key_and_no_other)
 	long batches = 0, wrong = 0;
 	double end;
 
-	ck_assert_ptr_nonnull(ht);
-	test_fill(ht, 0, 20000);
 	rcu_atomic_store(&resizer_stop, 0, memory_order_relaxed);
 	test_start(&resizer, resize_back_and_forth, ht);
 	end = test_now() + test_stress_seconds();
@@ -426,11 +388,9 @@ static double shrink_seconds(unsigned long size)
 	double best = 1e9;
 
 	for (int run = 0; run < 3; run++) {
-		struct cds_lfht *ht = cds_lfht_new(size, 1, 0, 0, NULL);
+		struct cds_lfht *ht = test_new_table(size, 0, NULL, size / 4);
 		double t0, t;
 
-		ck_assert_ptr_nonnull(ht);
-		test_fill(ht, 0, size / 4);
 		t0 = test_now();
 		resize_checked(ht, 1);
 		t = test_now() - t0;
@@ -526,14 +486,12 @@ static bool grower_done(void *arg)
  */
 START_TEST(grow_proceeds_while_a_reader_stays_in_its_section)
 {
-	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 2000);
 	struct grower g = { .ht = ht, .sizes = { 16, 256, 1UL << 16, 1UL << 17 } };
 	unsigned long found_before = 0, found_after = 0, buckets;
 	pthread_t thread;
 	bool finished;
 
-	ck_assert_ptr_nonnull(ht);
-	test_fill(ht, 0, 2000);
 	rcu_read_lock();
 	for (uint64_t k = 0; k < 2000; k++)
 		found_before += test_lookup(ht, k) != NULL;
