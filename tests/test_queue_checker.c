@@ -174,17 +174,19 @@ START_TEST(checker_judges_splice_and_pop_all)
 	uint64_t seq12[] = { V(1), V(2) }, seq21[] = { V(2), V(1) }, seq1[] = { V(1) };
 	struct hq_op ops[] = { put(10, 20, V(1)), put(30, 40, V(2)), take_all(50, 60, 0, 2) };
 
-	/* FIFO: oldest first; LIFO: top first. */
-	ck_assert_uint_eq(violations(HQ_FIFO, ops, 3, NULL, seq12), 0);
-	ck_assert_uint_eq(violations(HQ_FIFO, ops, 3, NULL, seq21), 1);
-	ck_assert_uint_eq(violations(HQ_LIFO, ops, 3, NULL, seq21), 0);
-	ck_assert_uint_eq(violations(HQ_LIFO, ops, 3, NULL, seq12), 1);
-	/* Overlapping puts: either order. */
-	ops[1] = put(15, 40, V(2));
-	ck_assert_uint_eq(violations(HQ_FIFO, ops, 3, NULL, seq21), 0);
-	ck_assert_uint_eq(violations(HQ_LIFO, ops, 3, NULL, seq12), 0);
+	for (int o = HQ_FIFO; o <= HQ_LIFO; o++) {
+		/* FIFO: oldest first; LIFO: top first. */
+		uint64_t *right = o == HQ_FIFO ? seq12 : seq21;
+		uint64_t *wrong = o == HQ_FIFO ? seq21 : seq12;
+
+		ck_assert_uint_eq(violations(o, ops, 3, NULL, right), 0);
+		ck_assert_uint_eq(violations(o, ops, 3, NULL, wrong), 1);
+		/* Overlapping puts: either order. */
+		ops[1] = put(15, 40, V(2));
+		ck_assert_uint_eq(violations(o, ops, 3, NULL, wrong), 0);
+		ops[1] = put(30, 40, V(2));
+	}
 	/* A take-all that leaves V(2), present throughout, for the drain. */
-	ops[1] = put(30, 40, V(2));
 	ops[2] = take_all(50, 60, 0, 1);
 	for (int o = HQ_FIFO; o <= HQ_LIFO; o++) {
 		/* (LIFO: also V(1) taken while V(2) stood above it.) */
