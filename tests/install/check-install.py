@@ -20,20 +20,9 @@ import json
 import os
 import pathlib
 import shutil
-import subprocess
 import sys
 
-
-def run(cmd, env=None, capture=True):
-    print('+', ' '.join(str(c) for c in cmd))
-    r = subprocess.run([str(c) for c in cmd], env=env, text=True,
-                       stdout=subprocess.PIPE if capture else None,
-                       stderr=subprocess.STDOUT if capture else None)
-    if r.returncode != 0:
-        if capture:
-            print(r.stdout)
-        raise SystemExit(f'check-install.py: FAIL: {cmd[0]} exited {r.returncode}')
-    return r.stdout if capture else ''
+from consumer_checks import ldd_without_liburcu, report, run
 
 
 def main():
@@ -90,9 +79,7 @@ def main():
             want(mandir / 'man3' / page)
         print(f'check-install.py: {len(pages)} man pages expected')
     if errors:
-        for e in errors:
-            print('check-install.py:', e, file=sys.stderr)
-        return 1
+        return report(errors)
 
     env = dict(os.environ)
     env['PKG_CONFIG_PATH'] = str(libdir / 'pkgconfig')
@@ -127,9 +114,7 @@ def main():
         exe = work / f'urcu-prog-{pc}'
         run(cc + strict + define + [urcu_prog, '-o', exe] + flags)
         env_run = dict(env, LD_LIBRARY_PATH=str(libdir))
-        ldd = run(['ldd', exe], env=env_run)
-        if 'liburcu' in ldd:
-            errors.append(f'{exe.name}: linked to liburcu: {ldd!r}')
+        ldd_without_liburcu(exe, env_run, errors)
         print(run([exe], env=env_run).strip())
     if kinds in ('static', 'both'):
         flags = run(['pkg-config', '--static', '--cflags', '--libs', 'lfht', 'rcu-qsbr'],
@@ -140,11 +125,7 @@ def main():
         if 'NEEDED' in dyn:
             errors.append(f'{exe.name}: not a static executable')
         print(run([exe], env=env).strip())
-    for e in errors:
-        print('check-install.py:', e, file=sys.stderr)
-    if not errors:
-        print('check-install.py: ok')
-    return 1 if errors else 0
+    return report(errors)
 
 
 if __name__ == '__main__':

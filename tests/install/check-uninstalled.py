@@ -19,18 +19,9 @@ import os
 import pathlib
 import re
 import shutil
-import subprocess
 import sys
 
-
-def run(cmd, env=None):
-    print('+', ' '.join(str(c) for c in cmd))
-    r = subprocess.run([str(c) for c in cmd], env=env, text=True,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if r.returncode != 0:
-        print(r.stdout)
-        raise SystemExit(f'check-uninstalled.py: FAIL: {cmd[0]} exited {r.returncode}')
-    return r.stdout
+from consumer_checks import ldd_without_liburcu, report, run
 
 
 def headers_read(depfile):
@@ -82,19 +73,13 @@ def main():
                 errors.append(f'{exe.name}: read liburcu-dev\'s {h}')
         libdirs = [f[2:] for f in flags if f.startswith('-L')]
         env_run = dict(env, LD_LIBRARY_PATH=':'.join(libdirs))
-        ldd = run(['ldd', exe], env=env_run)
-        if 'liburcu' in ldd:
-            errors.append(f'{exe.name}: linked to liburcu: {ldd!r}')
+        ldd = ldd_without_liburcu(exe, env_run, errors)
         # (A static-only build links liblfht.a: no line.)
         for line in (l for l in ldd.splitlines() if 'liblfht.so' in l):
             if str(build) not in line:
                 errors.append(f'{exe.name}: liblfht not loaded from the build tree: {line!r}')
         print(run([exe], env=env_run).strip())
-    for e in errors:
-        print('check-uninstalled.py:', e, file=sys.stderr)
-    if not errors:
-        print('check-uninstalled.py: ok')
-    return 1 if errors else 0
+    return report(errors)
 
 
 if __name__ == '__main__':

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: MIT
+"""What check-install.py and check-uninstalled.py share, as they build and
+run a program the way a consumer of lfht would: a command run with its
+output captured (echoed first; the script fails when the command does), a
+built program's ldd that must not name liburcu, and the final report.
+Imported from the scripts' own directory."""
+import pathlib
+import subprocess
+import sys
+
+PROG = pathlib.Path(sys.argv[0]).name
+
+
+def run(cmd, env=None, capture=True):
+    """cmd's output (stdout and stderr); exits the script if cmd fails."""
+    print('+', ' '.join(str(c) for c in cmd))
+    r = subprocess.run([str(c) for c in cmd], env=env, text=True,
+                       stdout=subprocess.PIPE if capture else None,
+                       stderr=subprocess.STDOUT if capture else None)
+    if r.returncode != 0:
+        if capture:
+            print(r.stdout)
+        raise SystemExit(f'{PROG}: FAIL: {cmd[0]} exited {r.returncode}')
+    return r.stdout if capture else ''
+
+
+def ldd_without_liburcu(exe, env, errors):
+    """exe's ldd output; an error in errors if it links liburcu."""
+    ldd = run(['ldd', exe], env=env)
+    if 'liburcu' in ldd:
+        errors.append(f'{exe.name}: linked to liburcu: {ldd!r}')
+    return ldd
+
+
+def report(errors):
+    """Prints the errors, or ok; the script's exit status."""
+    for e in errors:
+        print(f'{PROG}:', e, file=sys.stderr)
+    if not errors:
+        print(f'{PROG}: ok')
+    return 1 if errors else 0
