@@ -49,6 +49,8 @@ int main(void)
 	unsigned long found = 0;
 	struct cds_lfht *ht = cds_lfht_new(8, 8, 0, CDS_LFHT_AUTO_RESIZE, NULL);
 
+	/* Repeats prog.c's steps: each program is built alone by
+	 * check-install.py, as a user's would be. */
 	if (ht == NULL)
 		return 1;
 	rcu_register_thread();
