@@ -51,16 +51,7 @@
 #include <time.h>
 
 /* No URCU_API_MAP: each flavour header undid the short names. */
-/* (The same test as in all_headers.c: `defined` cannot come out of a macro, so
- * the list is written at each place.) */
-#if defined(rcu_read_lock) || defined(rcu_read_unlock) || defined(rcu_read_ongoing) || \
-	defined(rcu_register_thread) || defined(rcu_unregister_thread) || \
-	defined(synchronize_rcu) || defined(call_rcu) || defined(rcu_barrier) || \
-	defined(rcu_flavor) || defined(defer_rcu) || defined(rcu_quiescent_state) || \
-	defined(rcu_thread_offline) || defined(rcu_thread_online) || \
-	defined(get_default_call_rcu_data) || defined(create_call_rcu_data)
-#error "a short RCU name is defined although no URCU_API_MAP was"
-#endif
+#include "no_short_names.h"
 
 static const char *current_flavour = "-";
 #define TEST_FLAVOR current_flavour
