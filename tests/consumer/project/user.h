@@ -22,6 +22,8 @@ struct item {
 
 static struct cds_lfht *table;
 
+/* Its own hash, as a user's program has (docs/examples/resize.c has one
+ * too): this project is built alone, against lfht as a subproject. */
 static unsigned long mix(unsigned long key)
 {
 	uint64_t x = key;
