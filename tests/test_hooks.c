@@ -361,6 +361,8 @@ START_TEST(fork_with_worker_mid_shrink_child_grows_shrinks_destroys)
 }
 END_TEST
 
+/* This binary's own list of tests: the test binaries' mains are alike in
+ * form only. */
 int main(void)
 {
 	Suite *s = suite_create("hooks-" TEST_FLAVOUR_NAME);

@@ -585,6 +585,8 @@ START_TEST(fork_child_fills_and_flushes_two_million_keys_in_bounded_time)
 }
 END_TEST
 
+/* This binary's own list of tests: the test binaries' mains are alike in
+ * form only. */
 int main(void)
 {
 	Suite *s = suite_create("lifecycle-" TEST_FLAVOUR_NAME);
