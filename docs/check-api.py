@@ -125,21 +125,16 @@ def check_header(path, label, problems, public):
             problems.append((label, line_of(text, pos),
                              f'{name}: its comment lacks {", ".join(missing)}'))
 
-    for m in FUNCTION.finditer(code):
-        name = m.group(2)
+    # Functions, then macros: where, name, kind, parameters, whether it returns.
+    callables = [(m.start(), m.group(2), 'function', params(code, m.end() - 1),
+                  m.group(1).split() != ['void']) for m in FUNCTION.finditer(code)]
+    callables += [(m.start(), m.group(1), 'macro', re.findall(r'[A-Za-z_]\w*', m.group(2)),
+                   False) for m in MACRO.finditer(code)]
+    for pos, name, kind, names, returns in callables:
         if name.endswith('_'):
             continue
         public.append(name)
-        doc = need_doc(m.start(), name, 'function')
-        need_fields(doc, m.start(), name, params(code, m.end() - 1),
-                    m.group(1).split() != ['void'])
-    for m in MACRO.finditer(code):
-        name = m.group(1)
-        if name.endswith('_'):
-            continue
-        public.append(name)
-        doc = need_doc(m.start(), name, 'macro')
-        need_fields(doc, m.start(), name, re.findall(r'[A-Za-z_]\w*', m.group(2)), False)
+        need_fields(need_doc(pos, name, kind), pos, name, names, returns)
     for m in STRUCT.finditer(code):
         if not m.group(1).endswith('_'):
             need_doc(m.start(), 'struct ' + m.group(1), 'type')

@@ -175,23 +175,13 @@ leg_config() {
 			  RCU_STRESS_SECONDS=1 LFHT_STRESS_SECONDS=1)
 		timeout_mult=3
 		;;
-	aarch64)
+	aarch64 | ppc64le)
 		cc=""
-		cross=$here/tools/cross/aarch64-linux-gnu.ini
-		needs=(aarch64-linux-gnu-gcc qemu-aarch64)
-		# What docs/cross-compiling.md shows (default build type,
-		# benchmarks and docs on auto, so bench-smoke runs under qemu)
-		# plus the options every leg shares; auto is restated so that
-		# a build dir configured otherwise before cannot drift.
-		opts=("${common_opts[@]}" --cross-file "$cross"
-		      -Dbenchmarks=auto -Ddocs=auto)
-		env_vars=(RCU_STRESS_SECONDS=0.3 LFHT_STRESS_SECONDS=0.3)
-		timeout_mult=2
-		;;
-	ppc64le)
-		cc=""
-		cross=$here/tools/cross/ppc64le-linux-gnu.ini
-		needs=(powerpc64le-linux-gnu-gcc qemu-ppc64le)
+		cross=$here/tools/cross/$1-linux-gnu.ini
+		case "$1" in
+		aarch64) needs=(aarch64-linux-gnu-gcc qemu-aarch64) ;;
+		ppc64le) needs=(powerpc64le-linux-gnu-gcc qemu-ppc64le) ;;
+		esac
 		# What docs/cross-compiling.md shows (default build type,
 		# benchmarks and docs on auto, so bench-smoke runs under qemu)
 		# plus the options every leg shares; auto is restated so that

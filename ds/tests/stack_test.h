@@ -1,18 +1,70 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ds/tests/stack_test.h - pushers against poppers, for both stacks
- * (test_lfstack.c, test_wfstack.c): the queue_test.h harness with the
- * stack's put and take, and the two tests (locked pops; pop_all, each
- * producer's nodes newest first in a chain).
+ * ds/tests/stack_test.h - what both stacks (test_lfstack.c,
+ * test_wfstack.c) are tested for alike: pop_all and its walks, the pop
+ * lock, and pushers against poppers (the queue_test.h harness with the
+ * stack's put and take; locked pops, or pop_all with each producer's nodes
+ * newest first in a chain).
  *
  * Included once, after queue_test.h and the stack's header, by a source
  * that defines struct elem (node, producer, seq), ELEM(node), and:
  *   STACK_(x)            the kind's names: cds_lfs_##x or cds_wfs_##x
  *   STACK_POP_ALL        the unlocked pop_all (__cds_lfs_pop_all, ...)
+ *   STACK_FOR_EACH       the chain's iterator
  *   STACK_FOR_EACH_SAFE  the chain's safe iterator
+ *   STACK_POP_UNLOCKED   the pop for a caller holding the pop lock
  */
 #ifndef STACK_TEST_H
 #define STACK_TEST_H
+
+START_TEST(pop_all_takes_every_node_and_iterates_top_first)
+{
+	struct STACK_(stack) s;
+	struct STACK_(head) *all;
+	struct STACK_(node) *n, *next;
+	unsigned i = 6;
+
+	STACK_(init)(&s);
+	for (unsigned k = 0; k < 6; k++) {
+		struct elem *e = (struct elem *)malloc(sizeof(*e));
+
+		ck_assert_ptr_nonnull(e);
+		STACK_(node_init)(&e->node);
+		e->seq = k;
+		STACK_(push)(&s, &e->node);
+	}
+	all = STACK_(pop_all_blocking)(&s);
+	ck_assert(STACK_(empty)(&s));
+	STACK_FOR_EACH(all, n)
+		ck_assert_uint_eq(ELEM(n)->seq, --i);
+	ck_assert_uint_eq(i, 0);
+	i = 6;
+	STACK_FOR_EACH_SAFE(all, n, next) {
+		ck_assert_uint_eq(ELEM(n)->seq, --i);
+		free(ELEM(n));
+	}
+	ck_assert_uint_eq(i, 0);
+	STACK_(destroy)(&s);
+}
+END_TEST
+
+START_TEST(pop_lock_excludes_the_locked_pop)
+{
+	struct STACK_(stack) s;
+	struct elem e;
+
+	STACK_(init)(&s);
+	STACK_(node_init)(&e.node);
+	STACK_(push)(&s, &e.node);
+	STACK_(pop_lock)(&s);
+	ck_assert_int_eq(pthread_mutex_trylock(&s.lock), EBUSY);
+	ck_assert_ptr_eq(STACK_POP_UNLOCKED(&s), &e.node);
+	STACK_(pop_unlock)(&s);
+	ck_assert_int_eq(pthread_mutex_trylock(&s.lock), 0);
+	ck_assert_int_eq(pthread_mutex_unlock(&s.lock), 0);
+	STACK_(destroy)(&s);
+}
+END_TEST
 
 enum pop_mode { LOCKED_POP, POP_ALL };
 
@@ -67,6 +119,7 @@ static void run_pushers_poppers(enum pop_mode mode, unsigned producers, unsigned
 	STACK_(destroy)(&s);
 }
 
+/* One Check test a mode, as test_wfcqueue.c's: a test's name is its function's. */
 START_TEST(pushers_and_locked_poppers_take_each_node_once)
 {
 	run_pushers_poppers(LOCKED_POP, 4, 3);

@@ -63,59 +63,12 @@ START_TEST(push_reports_prior_emptiness_and_pop_is_lifo)
 }
 END_TEST
 
-START_TEST(pop_all_takes_every_node_and_iterates_top_first)
-{
-	struct cds_lfs_stack s;
-	struct cds_lfs_head *all;
-	struct cds_lfs_node *n, *next;
-	unsigned i = 6;
-
-	cds_lfs_init(&s);
-	for (unsigned k = 0; k < 6; k++) {
-		struct elem *e = (struct elem *)malloc(sizeof(*e));
-
-		ck_assert_ptr_nonnull(e);
-		cds_lfs_node_init(&e->node);
-		e->seq = k;
-		cds_lfs_push(&s, &e->node);
-	}
-	all = cds_lfs_pop_all_blocking(&s);
-	ck_assert(cds_lfs_empty(&s));
-	cds_lfs_for_each(all, n)
-		ck_assert_uint_eq(ELEM(n)->seq, --i);
-	ck_assert_uint_eq(i, 0);
-	i = 6;
-	cds_lfs_for_each_safe(all, n, next) {
-		ck_assert_uint_eq(ELEM(n)->seq, --i);
-		free(ELEM(n));
-	}
-	ck_assert_uint_eq(i, 0);
-	cds_lfs_destroy(&s);
-}
-END_TEST
-
-START_TEST(pop_lock_excludes_the_locked_pop)
-{
-	struct cds_lfs_stack s;
-	struct elem e;
-
-	cds_lfs_init(&s);
-	cds_lfs_node_init(&e.node);
-	cds_lfs_push(&s, &e.node);
-	cds_lfs_pop_lock(&s);
-	ck_assert_int_eq(pthread_mutex_trylock(&s.lock), EBUSY);
-	ck_assert_ptr_eq(__cds_lfs_pop(&s), &e.node);
-	cds_lfs_pop_unlock(&s);
-	ck_assert_int_eq(pthread_mutex_trylock(&s.lock), 0);
-	ck_assert_int_eq(pthread_mutex_unlock(&s.lock), 0);
-	cds_lfs_destroy(&s);
-}
-END_TEST
-
-/* Pushers against poppers. */
+/* The tests both stacks pass alike, and pushers against poppers. */
 #define STACK_(x) cds_lfs_##x
 #define STACK_POP_ALL __cds_lfs_pop_all
 #define STACK_FOR_EACH_SAFE cds_lfs_for_each_safe
+#define STACK_FOR_EACH cds_lfs_for_each
+#define STACK_POP_UNLOCKED __cds_lfs_pop
 #include "stack_test.h"
 
 DS_MAIN("lfstack",

@@ -176,59 +176,12 @@ START_TEST(blocking_calls_wait_for_a_link_in_flight)
 }
 END_TEST
 
-START_TEST(pop_all_takes_every_node_and_iterates_top_first)
-{
-	struct cds_wfs_stack s;
-	struct cds_wfs_head *all;
-	struct cds_wfs_node *n, *next;
-	unsigned i = 6;
-
-	cds_wfs_init(&s);
-	for (unsigned k = 0; k < 6; k++) {
-		struct elem *e = (struct elem *)malloc(sizeof(*e));
-
-		ck_assert_ptr_nonnull(e);
-		cds_wfs_node_init(&e->node);
-		e->seq = k;
-		cds_wfs_push(&s, &e->node);
-	}
-	all = cds_wfs_pop_all_blocking(&s);
-	ck_assert(cds_wfs_empty(&s));
-	cds_wfs_for_each_blocking(all, n)
-		ck_assert_uint_eq(ELEM(n)->seq, --i);
-	ck_assert_uint_eq(i, 0);
-	i = 6;
-	cds_wfs_for_each_blocking_safe(all, n, next) {
-		ck_assert_uint_eq(ELEM(n)->seq, --i);
-		free(ELEM(n));
-	}
-	ck_assert_uint_eq(i, 0);
-	cds_wfs_destroy(&s);
-}
-END_TEST
-
-START_TEST(pop_lock_excludes_the_locked_pop)
-{
-	struct cds_wfs_stack s;
-	struct elem e;
-
-	cds_wfs_init(&s);
-	elems_init(&e, 1);
-	cds_wfs_push(&s, &e.node);
-	cds_wfs_pop_lock(&s);
-	ck_assert_int_eq(pthread_mutex_trylock(&s.lock), EBUSY);
-	ck_assert_ptr_eq(__cds_wfs_pop_blocking(&s), &e.node);
-	cds_wfs_pop_unlock(&s);
-	ck_assert_int_eq(pthread_mutex_trylock(&s.lock), 0);
-	ck_assert_int_eq(pthread_mutex_unlock(&s.lock), 0);
-	cds_wfs_destroy(&s);
-}
-END_TEST
-
-/* Pushers against poppers. */
+/* The tests both stacks pass alike, and pushers against poppers. */
 #define STACK_(x) cds_wfs_##x
 #define STACK_POP_ALL __cds_wfs_pop_all
 #define STACK_FOR_EACH_SAFE cds_wfs_for_each_blocking_safe
+#define STACK_FOR_EACH cds_wfs_for_each_blocking
+#define STACK_POP_UNLOCKED __cds_wfs_pop_blocking
 #include "stack_test.h"
 
 DS_MAIN("wfstack",

@@ -293,3 +293,11 @@ int test_main(Suite *suite)
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
+
+int test_main_one(const char *suite_name, const char *name, const TTest *test, double timeout)
+{
+	Suite *s = suite_create(suite_name);
+
+	test_add(s, name, test, timeout);
+	return test_main(s);
+}

@@ -234,5 +234,8 @@ void test_add(Suite *s, const char *name, const TTest *test, double timeout);
 /* Runs suite in CK_NOFORK mode (threads exist before Check could fork);
  * the exit status of every test binary's main. */
 int test_main(Suite *suite);
+/* test_main() of a suite that holds one test. */
+int test_main_one(const char *suite_name, const char *name, const TTest *test, double timeout);
+#define TEST_MAIN_ONE(suite_name, fn, timeout) test_main_one((suite_name), #fn, fn, (timeout))
 
 #endif /* RCU_TEST_H */

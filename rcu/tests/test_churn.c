@@ -31,12 +31,6 @@ static struct {
 	_Atomic long double_registrations;
 } ct;
 
-static bool stopping(void)
-{
-	/* Acquire: pairs with the release store of stop. */
-	return rcu_atomic_load(&stop, memory_order_acquire) != 0;
-}
-
 static void churn_cb(struct rcu_head *head)
 {
 	free(head);
@@ -107,7 +101,7 @@ static void *churner(void *arg)
 static void *syncer(void *arg)
 {
 	(void)arg;
-	while (!stopping()) {
+	while (!test_stopping(&stop)) {
 		synchronize_rcu();
 		rcu_atomic_add(&ct.syncs, 1, memory_order_relaxed);
 	}
@@ -117,7 +111,7 @@ static void *syncer(void *arg)
 static void *replacer(void *arg)
 {
 	(void)arg;
-	for (uint64_t seq = 2; !stopping(); seq++) {
+	for (uint64_t seq = 2; !test_stopping(&stop); seq++) {
 		struct test_obj *old = rcu_xchg_pointer(&slot, test_obj_new(seq));
 
 		synchronize_rcu();
@@ -125,11 +119,6 @@ static void *replacer(void *arg)
 		rcu_atomic_add(&ct.replacements, 1, memory_order_relaxed);
 	}
 	return NULL;
-}
-
-static long ld(_Atomic long *p)
-{
-	return rcu_atomic_load(p, memory_order_relaxed);
 }
 
 START_TEST(threads_register_read_and_exit_while_grace_periods_run)
@@ -149,7 +138,7 @@ START_TEST(threads_register_read_and_exit_while_grace_periods_run)
 	for (int i = 0; i < CHURNERS; i++)
 		ck_assert_msg(test_join_within(churners[i], 2 * JOIN_SECONDS),
 			      "churner %d did not finish", i);
-	rcu_atomic_store(&stop, 1, memory_order_release);
+	test_stop(&stop);
 	for (int i = 0; i < SYNCERS; i++)
 		ck_assert_msg(test_join_within(syncers[i], JOIN_SECONDS),
 			      "syncer %d hung", i);
@@ -158,36 +147,29 @@ START_TEST(threads_register_read_and_exit_while_grace_periods_run)
 
 	printf("churn %s: threads %ld, reads %ld, re-registrations %ld,"
 	       " syncs %ld, replacements %ld, callbacks %ld/%ld\n",
-	       TEST_FLAVOUR_NAME, ld(&ct.threads_done), ld(&ct.reads),
-	       ld(&ct.double_registrations), ld(&ct.syncs),
-	       ld(&ct.replacements), ld(&ct.ran), ld(&ct.queued));
+	       TEST_FLAVOUR_NAME, test_count(&ct.threads_done), test_count(&ct.reads),
+	       test_count(&ct.double_registrations), test_count(&ct.syncs),
+	       test_count(&ct.replacements), test_count(&ct.ran), test_count(&ct.queued));
 	fflush(stdout);
 	ck_assert_no_worker_failures();
-	ck_assert_int_eq(ld(&ct.bad_reads), 0);
-	ck_assert_int_eq(ld(&ct.threads_done), expected);
-	ck_assert_int_eq(ld(&ct.reads), expected * READS_PER_THREAD +
-			 ld(&ct.double_registrations));
-	ck_assert_int_eq(ld(&ct.double_registrations), CHURNERS * (THREADS_PER_CHURNER / 3));
-	ck_assert_int_eq(ld(&ct.queued), expected);
-	ck_assert_msg(ld(&ct.ran) == expected,
+	ck_assert_int_eq(test_count(&ct.bad_reads), 0);
+	ck_assert_int_eq(test_count(&ct.threads_done), expected);
+	ck_assert_int_eq(test_count(&ct.reads), expected * READS_PER_THREAD +
+			 test_count(&ct.double_registrations));
+	ck_assert_int_eq(test_count(&ct.double_registrations), CHURNERS * (THREADS_PER_CHURNER / 3));
+	ck_assert_int_eq(test_count(&ct.queued), expected);
+	ck_assert_msg(test_count(&ct.ran) == expected,
 		      "rcu_barrier returned with %ld of %ld callbacks run (queued"
-		      " by threads that have exited)", ld(&ct.ran), expected);
-	ck_assert_msg(ld(&ct.syncs) > 0, "no synchronize_rcu completed");
-	ck_assert_msg(ld(&ct.replacements) > 0, "no replacement");
+		      " by threads that have exited)", test_count(&ct.ran), expected);
+	ck_assert_msg(test_count(&ct.syncs) > 0, "no synchronize_rcu completed");
+	ck_assert_msg(test_count(&ct.replacements) > 0, "no replacement");
 	test_obj_free(slot);
 	slot = NULL;
 }
 END_TEST
 
-static Suite *churn_suite(void)
-{
-	Suite *s = suite_create("rcu-churn-" TEST_FLAVOUR_NAME);
-
-	TEST_ADD(s, threads_register_read_and_exit_while_grace_periods_run, 60);
-	return s;
-}
-
 int main(void)
 {
-	return test_main(churn_suite());
+	return TEST_MAIN_ONE("rcu-churn-" TEST_FLAVOUR_NAME,
+			     threads_register_read_and_exit_while_grace_periods_run, 60);
 }

@@ -13,6 +13,7 @@
 #ifndef RCU_TEST_COMMON_H
 #define RCU_TEST_COMMON_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -96,5 +97,29 @@ struct test_member {
 	void *team;
 	int id;
 };
+
+/* ---- shared helpers (issue 36, part B) ---- */
+
+/* A count that worker threads add to, read relaxed: for progress checks and
+ * for what a test prints and asserts once it has joined them. */
+static inline long test_count(_Atomic long *count)
+{
+	return atomic_load_explicit(count, memory_order_relaxed);
+}
+
+/* The flag worker loops poll until the main thread sets it with
+ * test_stop(). */
+static inline bool test_stopping(_Atomic long *stop)
+{
+	/* Acquire: pairs with the release store in test_stop(). */
+	return atomic_load_explicit(stop, memory_order_acquire) != 0;
+}
+
+static inline void test_stop(_Atomic long *stop)
+{
+	/* Release: pairs with the acquire load in test_stopping(); what the
+	 * main thread did before is visible to a worker that stops. */
+	atomic_store_explicit(stop, 1, memory_order_release);
+}
 
 #endif /* RCU_TEST_COMMON_H */

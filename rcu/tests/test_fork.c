@@ -28,20 +28,9 @@ static struct {
 	_Atomic long reads;
 } ft;
 
-static bool stopping(void)
-{
-	/* Acquire: pairs with the release store of stop. */
-	return rcu_atomic_load(&stop, memory_order_acquire) != 0;
-}
-
-static long ld(_Atomic long *p)
-{
-	return rcu_atomic_load(p, memory_order_relaxed);
-}
-
 static long ld_backlog(void)
 {
-	return ld(&ft.queued) - ld(&ft.ran);
+	return test_count(&ft.queued) - test_count(&ft.ran);
 }
 
 static void count_cb(struct rcu_head *head)
@@ -64,7 +53,7 @@ static void queue_one(void)
 static void *busy_updater(void *arg)
 {
 	(void)arg;
-	for (long n = 0; !stopping(); n++) {
+	for (long n = 0; !test_stopping(&stop); n++) {
 		queue_one();
 		if (n % 16 == 0) {
 			struct test_obj *old = rcu_xchg_pointer(&slot, test_obj_new((uint64_t)n + 2));
@@ -95,7 +84,7 @@ static void *busy_reader(void *arg)
 {
 	(void)arg;
 	rcu_register_thread();
-	while (!stopping()) {
+	while (!test_stopping(&stop)) {
 		TEST_CHECK(read_slot(), "parent reader saw a freed object");
 		rcu_atomic_add(&ft.reads, 1, memory_order_relaxed);
 	}
@@ -249,20 +238,20 @@ static void run_fork_test(bool registered)
 	}
 
 	/* And after them: its callbacks and grace periods still complete. */
-	queued_before = ld(&ft.queued);
+	queued_before = test_count(&ft.queued);
 	synchronize_rcu();
 	rcu_barrier();
-	ck_assert_msg(ld(&ft.ran) >= queued_before,
-		      "after forking: %ld of %ld callbacks ran", ld(&ft.ran),
+	ck_assert_msg(test_count(&ft.ran) >= queued_before,
+		      "after forking: %ld of %ld callbacks ran", test_count(&ft.ran),
 		      queued_before);
-	rcu_atomic_store(&stop, 1, memory_order_release);
+	test_stop(&stop);
 	ck_assert_joined(upd);
 	ck_assert_joined(rd);
 	rcu_barrier();
-	ck_assert_int_eq(ld(&ft.ran), ld(&ft.queued));
-	ck_assert_msg(ld(&ft.syncs) > 0 && ld(&ft.reads) > 0,
-		      "parent did no work: syncs %ld, reads %ld", ld(&ft.syncs),
-		      ld(&ft.reads));
+	ck_assert_int_eq(test_count(&ft.ran), test_count(&ft.queued));
+	ck_assert_msg(test_count(&ft.syncs) > 0 && test_count(&ft.reads) > 0,
+		      "parent did no work: syncs %ld, reads %ld", test_count(&ft.syncs),
+		      test_count(&ft.reads));
 	if (registered)
 		rcu_unregister_thread();
 	test_obj_free(slot);

@@ -148,12 +148,6 @@ static void pool_put_retire_cb(struct rcu_head *head)
 	rcu_atomic_add(&st.freed_retire, 1, memory_order_relaxed);
 }
 
-static bool stopping(void)
-{
-	/* Acquire: pairs with the release store of stop in the main thread. */
-	return rcu_atomic_load(&stop, memory_order_acquire) != 0;
-}
-
 /* The caller removed o from its slot and owns it. */
 static void retire(struct test_obj *o)
 {
@@ -237,7 +231,7 @@ static void *reader_run(void *arg)
 	bool stalls = test_stalls_start(&timer);
 
 	rcu_register_thread();
-	for (unsigned i = 0; !stopping(); i++) {
+	for (unsigned i = 0; !test_stopping(&stop); i++) {
 		read_once(&rng, i);
 		/* QSBR: between sections, nothing held. */
 		reader_quiescent();
@@ -262,7 +256,7 @@ static struct test_obj *new_or_wait(enum writer_kind kind, bool registered)
 
 	while ((o = pool_get()) == NULL) {
 		rcu_atomic_add(&st.pool_empty, 1, memory_order_relaxed);
-		if (stopping())
+		if (test_stopping(&stop))
 			return NULL;
 		if (kind == W_XCHG_RETIRE) {
 			/* Its pending objects only come back through it. */
@@ -310,7 +304,7 @@ static void *writer_run(void *arg)
 
 	if (registered)
 		rcu_register_thread();
-	for (long n = 0; !stopping(); n++) {
+	for (long n = 0; !test_stopping(&stop); n++) {
 		o = new_or_wait(kind, registered);
 		if (o == NULL)
 			break;
@@ -377,7 +371,7 @@ static void *writer_run(void *arg)
 static void *clock_run(void *arg)
 {
 	(void)arg;
-	while (!stopping()) {
+	while (!test_stopping(&stop)) {
 		synchronize_rcu();
 		/* Seq_cst: pairs with the seq_cst loads in retire() and
 		 * read_once(); the tick comes after the grace period. */
@@ -393,22 +387,17 @@ static bool any_failure(void *arg)
 	return test_failures() != 0;
 }
 
-static long ld(_Atomic long *p)
-{
-	return rcu_atomic_load(p, memory_order_relaxed);
-}
-
 static bool all_work_done(void *arg)
 {
 	(void)arg;
 	if (test_failures() != 0)
 		return true;
 	for (int i = 0; i < NR_WRITERS; i++)
-		if (ld(&st.updates[i]) == 0)
+		if (test_count(&st.updates[i]) == 0)
 			return false;
-	return ld(&st.nested_reads) > 0 && ld(&st.ticks) > 0 &&
-	       ld(&st.freed_cb) > 0 && ld(&st.freed_sync) > 0 &&
-	       ld(&st.freed_retire) > 0;
+	return test_count(&st.nested_reads) > 0 && test_count(&st.ticks) > 0 &&
+	       test_count(&st.freed_cb) > 0 && test_count(&st.freed_sync) > 0 &&
+	       test_count(&st.freed_retire) > 0;
 }
 
 START_TEST(readers_never_see_freed_reused_or_stale_objects)
@@ -437,8 +426,7 @@ START_TEST(readers_never_see_freed_reused_or_stale_objects)
 	 * short run on a slow emulator must still test something. */
 	(void)test_wait_until(any_failure, NULL, seconds);
 	(void)test_wait_until(all_work_done, NULL, EXTRA_SECONDS);
-	/* Release: pairs with the acquire in stopping(). */
-	rcu_atomic_store(&stop, 1, memory_order_release);
+	test_stop(&stop);
 
 	for (int i = 0; i < NR_READERS; i++)
 		ck_assert_msg(test_join_within(readers[i], JOIN_SECONDS),
@@ -456,41 +444,41 @@ START_TEST(readers_never_see_freed_reused_or_stale_objects)
 	       " retire %ld; freed sync %ld cb %ld retire %ld; barriers %ld,"
 	       " retire barriers %ld; clock ticks %ld; pool empty %ld\n",
 	       TEST_FLAVOUR_NAME, seconds,
-	       ld(&st.reads), ld(&st.nested_reads), ld(&st.seen_retired),
-	       ld(&st.seen_age[0]), ld(&st.seen_age[1]),
-	       ld(&st.updates[W_ASSIGN_SYNC]), ld(&st.updates[W_XCHG_CALL]),
-	       ld(&st.updates[W_CMPXCHG_SYNC]), ld(&st.updates[W_CMPXCHG_CALL]),
-	       ld(&st.cas_failures), ld(&st.updates[W_XCHG_RETIRE]),
-	       ld(&st.freed_sync), ld(&st.freed_cb), ld(&st.freed_retire),
-	       ld(&st.barriers), ld(&st.retire_barriers), ld(&st.ticks),
-	       ld(&st.pool_empty));
+	       test_count(&st.reads), test_count(&st.nested_reads), test_count(&st.seen_retired),
+	       test_count(&st.seen_age[0]), test_count(&st.seen_age[1]),
+	       test_count(&st.updates[W_ASSIGN_SYNC]), test_count(&st.updates[W_XCHG_CALL]),
+	       test_count(&st.updates[W_CMPXCHG_SYNC]), test_count(&st.updates[W_CMPXCHG_CALL]),
+	       test_count(&st.cas_failures), test_count(&st.updates[W_XCHG_RETIRE]),
+	       test_count(&st.freed_sync), test_count(&st.freed_cb), test_count(&st.freed_retire),
+	       test_count(&st.barriers), test_count(&st.retire_barriers), test_count(&st.ticks),
+	       test_count(&st.pool_empty));
 	fflush(stdout);
 
-	ck_assert_msg(ld(&st.bad_intact) == 0, "%ld reads saw a freed (poisoned) object",
-		      ld(&st.bad_intact));
-	ck_assert_msg(ld(&st.bad_reused) == 0, "%ld reads saw an object reused",
-		      ld(&st.bad_reused));
-	ck_assert_msg(ld(&st.bad_age) == 0, "%ld reads saw an object two or more"
-		      " grace periods after its removal", ld(&st.bad_age));
-	ck_assert_int_eq(ld(&st.bad_null), 0);
+	ck_assert_msg(test_count(&st.bad_intact) == 0, "%ld reads saw a freed (poisoned) object",
+		      test_count(&st.bad_intact));
+	ck_assert_msg(test_count(&st.bad_reused) == 0, "%ld reads saw an object reused",
+		      test_count(&st.bad_reused));
+	ck_assert_msg(test_count(&st.bad_age) == 0, "%ld reads saw an object two or more"
+		      " grace periods after its removal", test_count(&st.bad_age));
+	ck_assert_int_eq(test_count(&st.bad_null), 0);
 	ck_assert_no_worker_failures();
 
-	ck_assert_msg(ld(&st.reads) > 0, "no reads done");
-	ck_assert_msg(ld(&st.nested_reads) > 0, "no nested reads done");
+	ck_assert_msg(test_count(&st.reads) > 0, "no reads done");
+	ck_assert_msg(test_count(&st.nested_reads) > 0, "no nested reads done");
 	for (int i = 0; i < NR_WRITERS; i++)
-		ck_assert_msg(ld(&st.updates[i]) > 0, "writer %d made no update", i);
-	ck_assert_msg(ld(&st.ticks) > 0, "no grace period completed on the clock");
-	ck_assert_msg(ld(&st.freed_sync) > 0 && ld(&st.freed_cb) > 0,
+		ck_assert_msg(test_count(&st.updates[i]) > 0, "writer %d made no update", i);
+	ck_assert_msg(test_count(&st.ticks) > 0, "no grace period completed on the clock");
+	ck_assert_msg(test_count(&st.freed_sync) > 0 && test_count(&st.freed_cb) > 0,
 		      "frees: %ld by synchronize_rcu, %ld by call_rcu",
-		      ld(&st.freed_sync), ld(&st.freed_cb));
+		      test_count(&st.freed_sync), test_count(&st.freed_cb));
 	/* Every object is published or back in the pool, none lost. */
-	ck_assert_int_eq(ld(&st.freed_cb),
-			 ld(&st.updates[W_XCHG_CALL]) + ld(&st.updates[W_CMPXCHG_CALL]));
+	ck_assert_int_eq(test_count(&st.freed_cb),
+			 test_count(&st.updates[W_XCHG_CALL]) + test_count(&st.updates[W_CMPXCHG_CALL]));
 	/* The retire writer's last ones went to the worker when it
 	 * unregistered; the barrier above waited for them. */
-	ck_assert_msg(ld(&st.freed_retire) == ld(&st.updates[W_XCHG_RETIRE]),
+	ck_assert_msg(test_count(&st.freed_retire) == test_count(&st.updates[W_XCHG_RETIRE]),
 		      "%ld of %ld retired objects freed (lost on exit?)",
-		      ld(&st.freed_retire), ld(&st.updates[W_XCHG_RETIRE]));
+		      test_count(&st.freed_retire), test_count(&st.updates[W_XCHG_RETIRE]));
 	pthread_mutex_lock(&pool_lock);
 	in_pool = pool_nfree;
 	pthread_mutex_unlock(&pool_lock);
@@ -504,15 +492,8 @@ START_TEST(readers_never_see_freed_reused_or_stale_objects)
 }
 END_TEST
 
-static Suite *stress_suite(void)
-{
-	Suite *s = suite_create("rcu-stress-" TEST_FLAVOUR_NAME);
-
-	TEST_ADD(s, readers_never_see_freed_reused_or_stale_objects, 100);
-	return s;
-}
-
 int main(void)
 {
-	return test_main(stress_suite());
+	return TEST_MAIN_ONE("rcu-stress-" TEST_FLAVOUR_NAME,
+			     readers_never_see_freed_reused_or_stale_objects, 100);
 }

@@ -358,6 +358,7 @@ def main():
         elif '#error' not in r.stdout or instead not in r.stdout:
             errors.append(f'<{h}>: refused without an #error naming {instead}:\n{r.stdout[-1000:]}')
 
+    # Reported as docs/check-guides.py reports: each check script stands alone.
     for e in errors:
         print('check-no-liburcu.py:', e, file=sys.stderr)
     if not errors:

@@ -126,25 +126,39 @@ static inline unsigned bt_lookup_batch(struct bench_table *bt, unsigned n,
 	return found;
 }
 
-static inline int bt_add_unique(struct bench_table *bt, uint64_t key)
+/* An entry for key, not linked yet. */
+static inline struct bench_entry *bt_entry_new(uint64_t key)
 {
-	unsigned long hash = bench_hash(key);
-	struct bench_entry *e = malloc(sizeof(*e)), **pp;
-	int added = 0;
+	struct bench_entry *e = malloc(sizeof(*e));
 
 	if (!e)
 		abort();
 	e->key = key;
-	e->hash = hash;
+	e->hash = bench_hash(key);
+	return e;
+}
+
+/* One more entry was linked: counts it, and doubles the table past a load
+ * factor of 2 with auto-resize; write lock held. */
+static inline void bt_count_added_locked(struct bench_table *bt)
+{
+	bt->count++;
+	if (bt->auto_resize && bt->count > 2 * bt->size)
+		bt_rehash_locked(bt, 2 * bt->size);
+}
+
+static inline int bt_add_unique(struct bench_table *bt, uint64_t key)
+{
+	struct bench_entry *e = bt_entry_new(key), **pp;
+	int added = 0;
+
 	pthread_rwlock_wrlock(&bt->lock);
-	pp = bt_find_locked(bt, key, hash);
+	pp = bt_find_locked(bt, key, e->hash);
 	if (!*pp) {
 		e->next = NULL;
 		*pp = e;
 		added = 1;
-		bt->count++;
-		if (bt->auto_resize && bt->count > 2 * bt->size)
-			bt_rehash_locked(bt, 2 * bt->size);
+		bt_count_added_locked(bt);
 	}
 	pthread_rwlock_unlock(&bt->lock);
 	if (!added)
@@ -171,23 +185,15 @@ static inline int bt_del(struct bench_table *bt, uint64_t key)
 /* Inserts or replaces; returns 1 when an old entry was replaced. */
 static inline int bt_add_replace(struct bench_table *bt, uint64_t key)
 {
-	unsigned long hash = bench_hash(key);
-	struct bench_entry *e = malloc(sizeof(*e)), **pp, *old;
+	struct bench_entry *e = bt_entry_new(key), **pp, *old;
 
-	if (!e)
-		abort();
-	e->key = key;
-	e->hash = hash;
 	pthread_rwlock_wrlock(&bt->lock);
-	pp = bt_find_locked(bt, key, hash);
+	pp = bt_find_locked(bt, key, e->hash);
 	old = *pp;
 	e->next = old ? old->next : NULL;
 	*pp = e;
-	if (!old) {
-		bt->count++;
-		if (bt->auto_resize && bt->count > 2 * bt->size)
-			bt_rehash_locked(bt, 2 * bt->size);
-	}
+	if (!old)
+		bt_count_added_locked(bt);
 	pthread_rwlock_unlock(&bt->lock);
 	free(old);
 	return old != NULL;

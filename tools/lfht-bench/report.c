@@ -101,20 +101,24 @@ static void json_key(const char *key, const char *s)
 	json_str(s);
 }
 
+/* n string members, key and value each, separated by ", ". */
+static void json_keys(const char *const kv[][2], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		printf("%s", i ? ", " : "");
+		json_key(kv[i][0], kv[i][1]);
+	}
+}
+
 static void print_workload_info(const struct bench_workload *w)
 {
+	const char *const info[][2] = {
+		{ "name", w->name }, { "what", w->what }, { "keys", w->keys },
+		{ "threads", w->threads }, { "roles", w->roles }, { "report", w->report },
+	};
+
 	printf("  {");
-	json_key("name", w->name);
-	printf(", ");
-	json_key("what", w->what);
-	printf(", ");
-	json_key("keys", w->keys);
-	printf(", ");
-	json_key("threads", w->threads);
-	printf(", ");
-	json_key("roles", w->roles);
-	printf(", ");
-	json_key("report", w->report);
+	json_keys(info, sizeof(info) / sizeof(info[0]));
 	printf(", \"runs\": %u, \"smoke_keys\": %lu, \"metrics\": [", w->runs,
 	       w->smoke_keys ? w->smoke_keys : 1024);
 	for (const struct bench_metric *m = w->metrics; m->name; m++) {
@@ -140,10 +144,7 @@ void print_info(void)
 	};
 
 	printf("{\"impl\": {");
-	for (size_t i = 0; i < sizeof(impl) / sizeof(impl[0]); i++) {
-		printf("%s", i ? ", " : "");
-		json_key(impl[i][0], impl[i][1]);
-	}
+	json_keys(impl, sizeof(impl) / sizeof(impl[0]));
 	printf("},\n ");
 	json_key("buildtype", BENCH_BUILDTYPE);
 	printf(", ");

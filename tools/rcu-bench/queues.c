@@ -176,6 +176,15 @@ static void wait_for_go(void)
 		sched_yield();
 }
 
+/* A worker's start: pinned to its slot's CPU, registered, released with
+ * the others. */
+static void worker_start(unsigned slot)
+{
+	pin(slot);
+	rcu_register_thread();
+	wait_for_go();
+}
+
 static int stopped(void)
 {
 	/* Relaxed: the stop flag orders nothing. */
@@ -207,9 +216,7 @@ static void *producer(void *arg)
 	struct item *pool = pools[id];
 	unsigned long n = 0;
 
-	pin(id);
-	rcu_register_thread();
-	wait_for_go();
+	worker_start(id);
 	while (!stopped()) {
 		struct item *it = &pool[cur];
 
@@ -254,47 +261,50 @@ static unsigned long give_back_one(struct item *it, unsigned long *sum)
 	return it != NULL;
 }
 
+/* The item of a node of each structure (NULL: NULL). */
+static struct item *wfcq_item(struct cds_wfcq_node *node)
+{
+	return node ? caa_container_of(node, struct item, n.wfcq) : NULL;
+}
+
+static struct item *wfs_item(struct cds_wfs_node *node)
+{
+	return node ? caa_container_of(node, struct item, n.wfs) : NULL;
+}
+
+static struct item *lfs_item(struct cds_lfs_node *node)
+{
+	return node ? caa_container_of(node, struct item, n.lfs) : NULL;
+}
+
 /* Takes what it can; returns the number of items taken (0: empty). */
 static unsigned long take(unsigned long *sum)
 {
 	switch (wl) {
-	case W_WFCQ: {
-		struct cds_wfcq_node *node = cds_wfcq_dequeue_blocking(&wfcq_head, &wfcq_tail);
-
-		return give_back_one(node ? caa_container_of(node, struct item, n.wfcq) : NULL, sum);
-	}
-	case W_WFS: {
-		struct cds_wfs_node *node = cds_wfs_pop_blocking(&wfs);
-
-		return give_back_one(node ? caa_container_of(node, struct item, n.wfs) : NULL, sum);
-	}
+	case W_WFCQ:
+		return give_back_one(wfcq_item(cds_wfcq_dequeue_blocking(&wfcq_head, &wfcq_tail)), sum);
+	case W_WFS:
+		return give_back_one(wfs_item(cds_wfs_pop_blocking(&wfs)), sum);
+	case W_LFS:
+		return give_back_one(lfs_item(cds_lfs_pop_blocking(&lfs)), sum);
 	case W_WFS_ALL: {
 		struct cds_wfs_head *head = cds_wfs_pop_all_blocking(&wfs);
 		struct cds_wfs_node *node, *next;
 		unsigned long k = 0;
 
-		cds_wfs_for_each_blocking_safe(head, node, next) {
-			give_back(caa_container_of(node, struct item, n.wfs), sum);
-			k++;
-		}
+		cds_wfs_for_each_blocking_safe(head, node, next)
+			k += give_back_one(wfs_item(node), sum);
 		return k;
-	}
-	case W_LFS: {
-		struct cds_lfs_node *node = cds_lfs_pop_blocking(&lfs);
-
-		return give_back_one(node ? caa_container_of(node, struct item, n.lfs) : NULL, sum);
 	}
 	case W_LFS_ALL: {
 		struct cds_lfs_head *head = cds_lfs_pop_all_blocking(&lfs);
 		struct cds_lfs_node *node, *next;
 		unsigned long k = 0;
 
-		if (!head)
-			return 0;
-		cds_lfs_for_each_safe(head, node, next) {
-			give_back(caa_container_of(node, struct item, n.lfs), sum);
-			k++;
-		}
+		/* Unlike the wfs walk, cds_lfs_for_each_safe() reads head. */
+		if (head)
+			cds_lfs_for_each_safe(head, node, next)
+				k += give_back_one(lfs_item(node), sum);
 		return k;
 	}
 	default:
@@ -304,14 +314,36 @@ static unsigned long take(unsigned long *sum)
 
 static unsigned long sums[MAX_THREADS];
 
+/* A consumer's end, after the timed run: takes (take_some(): what take()
+ * returns) until every producer is done and the structure is empty;
+ * returns the number of items taken. */
+static unsigned long drain(unsigned long (*take_some)(unsigned long *sum), unsigned long *sum,
+			   unsigned *spins)
+{
+	unsigned long drained = 0;
+
+	for (;;) {
+		/* Acquire: pairs with each producer's release increment. */
+		int done = atomic_load_explicit(&producers_done, memory_order_acquire) ==
+			   (int)nthreads;
+		unsigned long k = take_some(sum);
+
+		drained += k;
+		if (!k) {
+			if (done)
+				break;
+			backoff(spins);
+		}
+	}
+	return drained;
+}
+
 static void *consumer(void *arg)
 {
 	unsigned id = (unsigned)(uintptr_t)arg, spins = 0;
-	unsigned long n = 0, drained = 0, sum = 0;
+	unsigned long n = 0, sum = 0;
 
-	pin(id + 1);
-	rcu_register_thread();
-	wait_for_go();
+	worker_start(id + 1);
 	while (!stopped()) {
 		unsigned long k = take(&sum);
 
@@ -322,23 +354,9 @@ static void *consumer(void *arg)
 		spins = 0;
 		n += k;
 	}
-	/* Drain: until every producer is done and the structure is empty. */
-	for (;;) {
-		/* Acquire: pairs with each producer's release increment. */
-		int done = atomic_load_explicit(&producers_done, memory_order_acquire) ==
-			   (int)nthreads;
-		unsigned long k = take(&sum);
-
-		drained += k;
-		if (!k) {
-			if (done)
-				break;
-			backoff(&spins);
-		}
-	}
 	/* Relaxed: read after the threads are joined. */
 	atomic_store_explicit(&cons[id].popped, n, memory_order_relaxed);
-	atomic_store_explicit(&cons[id].drained, drained, memory_order_relaxed);
+	atomic_store_explicit(&cons[id].drained, drain(take, &sum, &spins), memory_order_relaxed);
 	sums[id] = sum;
 	rcu_unregister_thread();
 	return NULL;
@@ -378,9 +396,7 @@ static void *lfq_producer(void *arg)
 	unsigned id = (unsigned)(uintptr_t)arg, spins = 0;
 	unsigned long n = 0;
 
-	pin(id);
-	rcu_register_thread();
-	wait_for_go();
+	worker_start(id);
 	while (!stopped()) {
 		struct lfq_item *it;
 
@@ -414,7 +430,7 @@ static void *lfq_producer(void *arg)
 	return NULL;
 }
 
-static int lfq_take(unsigned long *sum)
+static unsigned long lfq_take(unsigned long *sum)
 {
 	struct cds_lfq_node_rcu *node;
 	struct lfq_item *it;
@@ -433,11 +449,9 @@ static int lfq_take(unsigned long *sum)
 static void *lfq_consumer(void *arg)
 {
 	unsigned id = (unsigned)(uintptr_t)arg, spins = 0;
-	unsigned long n = 0, drained = 0, sum = 0;
+	unsigned long n = 0, sum = 0;
 
-	pin(id + 1);
-	rcu_register_thread();
-	wait_for_go();
+	worker_start(id + 1);
 	while (!stopped()) {
 		if (!lfq_take(&sum)) {
 			backoff(&spins);
@@ -450,21 +464,9 @@ static void *lfq_consumer(void *arg)
 		if (n % 64 == 0)
 			qb_quiescent();
 	}
-	for (;;) {
-		/* Acquire: pairs with each producer's release increment. */
-		int done = atomic_load_explicit(&producers_done, memory_order_acquire) ==
-			   (int)nthreads;
-
-		if (lfq_take(&sum)) {
-			drained++;
-			continue;
-		}
-		if (done)
-			break;
-		backoff(&spins);
-	}
 	/* Relaxed: read after the threads are joined. */
-	atomic_store_explicit(&cons[id].drained, drained, memory_order_relaxed);
+	atomic_store_explicit(&cons[id].drained, drain(lfq_take, &sum, &spins),
+			      memory_order_relaxed);
 	sums[id] = sum;
 	rcu_unregister_thread();
 	return NULL;
@@ -540,9 +542,7 @@ static void *defer_reader(void *arg)
 	unsigned id = (unsigned)(uintptr_t)arg;
 	unsigned long n = 0, bad = 0, state = 0xc2b2ae3d27d4eb4fUL * (id + 1);
 
-	pin(id + 1);
-	rcu_register_thread();
-	wait_for_go();
+	worker_start(id + 1);
 	while (!stopped()) {
 		struct defer_obj *o;
 

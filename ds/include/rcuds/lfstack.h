@@ -296,6 +296,7 @@ static inline struct cds_lfs_node *cds_lfs_pop_blocking(struct cds_lfs_stack *s)
 	return node;
 }
 
+/* As cds_lfs_pop_blocking(), spelled out: each of liburcu's calls reads alone. */
 /**
  * \brief __cds_lfs_pop_all() under the pop mutex.
  * \param s The stack (with a mutex).

@@ -178,6 +178,14 @@ static inline void cds_wfcq_node_init(struct cds_wfcq_node *node)
 	rcu_atomic_store(&node->next, (struct cds_wfcq_node *)NULL, memory_order_relaxed);
 }
 
+/* An empty queue, either head: the stub's next NULL, the tail at the stub. */
+static inline void rcuds_wfcq_init_(struct cds_wfcq_node *stub, struct cds_wfcq_tail *tail)
+{
+	cds_wfcq_node_init(stub);
+	/* Relaxed: the queue is not shared yet. */
+	rcu_atomic_store(&tail->p, stub, memory_order_relaxed);
+}
+
 /**
  * \brief Initializes an empty queue without a mutex (no destroy needed).
  * \param head The head.
@@ -186,9 +194,7 @@ static inline void cds_wfcq_node_init(struct cds_wfcq_node *node)
 static inline void __cds_wfcq_init(struct __cds_wfcq_head *head,
 				   struct cds_wfcq_tail *tail)
 {
-	cds_wfcq_node_init(&head->node);
-	/* Relaxed: the queue is not shared yet. */
-	rcu_atomic_store(&tail->p, &head->node, memory_order_relaxed);
+	rcuds_wfcq_init_(&head->node, tail);
 }
 
 /**
@@ -200,9 +206,7 @@ static inline void __cds_wfcq_init(struct __cds_wfcq_head *head,
 static inline void cds_wfcq_init(struct cds_wfcq_head *head,
 				 struct cds_wfcq_tail *tail)
 {
-	cds_wfcq_node_init(&head->node);
-	/* Relaxed: the queue is not shared yet. */
-	rcu_atomic_store(&tail->p, &head->node, memory_order_relaxed);
+	rcuds_wfcq_init_(&head->node, tail);
 	rcuds_mutex_init_(&head->lock, "cds_wfcq_init");
 }
 
@@ -241,6 +245,7 @@ static inline bool cds_wfcq_empty(cds_wfcq_head_ptr_t head,
 	       rcu_atomic_load(&tail->p, memory_order_relaxed) == stub;
 }
 
+/* The mutex's calls read alike: each is liburcu's, documented on its own. */
 /**
  * \brief Takes the queue's dequeue mutex.
  * \param head The head.
