@@ -170,10 +170,7 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 		rcu_atomic_load(&view->orders, memory_order_acquire);
 	unsigned long index = hash & (size - 1);
 
-	/* The reverse of index: the top log2(size) bits of hash's reverse,
-	 * which the caller's walk computes too, so that one reversal serves
-	 * both once inlined (~0UL >> 0 leaves bucket 0's hash, 0). */
-	*reverse_hash = lfht_reverse_bits_(hash) & ~(~0UL >> __builtin_ctzl(size));
+	*reverse_hash = lfht_reverse_bits_(index);
 	return lfht_bucket_in_(orders, index);
 }
 
@@ -310,12 +307,12 @@ static inline void lfht_next_duplicate_inline_(struct cds_lfht *ht, cds_lfht_mat
 static inline void lfht_lookup_window_(struct cds_lfht_view_ *view,
 				       struct cds_lfht_node *const *buckets,
 				       const unsigned long *bucket_hashes, size_t m,
-				       const unsigned long *reverse_hashes,
-				       cds_lfht_match_fct match, const void *const *keys,
-				       struct cds_lfht_iter *iters)
+				       const unsigned long *hashes, cds_lfht_match_fct match,
+				       const void *const *keys, struct cds_lfht_iter *iters)
 {
 	uintptr_t cur[LFHT_BATCH_WINDOW_];
 	unsigned long holders[LFHT_BATCH_WINDOW_];
+	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 	unsigned long walking = 0;
 	size_t k;
 
@@ -323,6 +320,7 @@ static inline void lfht_lookup_window_(struct cds_lfht_view_ *view,
 		(void)lfht_load_next_(buckets[k], &cur[k]);
 		holders[k] = bucket_hashes[k];
 		__builtin_prefetch(lfht_ptr_(cur[k]));
+		reverse_hashes[k] = lfht_reverse_bits_(hashes[k]);
 		walking |= 1UL << k;
 	}
 	while (walking) {
@@ -354,19 +352,15 @@ static inline void lfht_lookup_batch_inline_(struct cds_lfht *ht, size_t n,
 	struct cds_lfht_view_ *view = (struct cds_lfht_view_ *)(void *)ht;
 	struct cds_lfht_node *buckets[LFHT_BATCH_WINDOW_];
 	unsigned long bucket_hashes[LFHT_BATCH_WINDOW_];
-	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 
 	for (size_t base = 0; base < n; base += LFHT_BATCH_WINDOW_) {
 		size_t m = n - base < LFHT_BATCH_WINDOW_ ? n - base : LFHT_BATCH_WINDOW_;
 
-		/* The same reversal as inside lfht_view_bucket_(): computed
-		 * once. */
 		for (size_t k = 0; k < m; k++) {
-			reverse_hashes[k] = lfht_reverse_bits_(hashes[base + k]);
 			buckets[k] = lfht_view_bucket_(view, hashes[base + k], &bucket_hashes[k]);
 			__builtin_prefetch(buckets[k]);
 		}
-		lfht_lookup_window_(view, buckets, bucket_hashes, m, reverse_hashes, match,
+		lfht_lookup_window_(view, buckets, bucket_hashes, m, hashes + base, match,
 				    keys + base, iters + base);
 	}
 }
