@@ -39,12 +39,8 @@ struct lfht_allocator {
 /**
  * \brief Installs the default allocator: the one used by every table
  * created afterwards without an allocator of its own.
- * \param allocator The allocator (copied), or NULL for the built-in default:
- * calloc() and free(), except that blocks of 2 MiB and more (the bucket
- * tables of 2^18 buckets and up) are mappings of their own, aligned to
- * 2 MiB and advised MADV_HUGEPAGE, so that the kernel may back them with
- * transparent huge pages (a large table's bucket loads then take no TLB
- * miss of their own).
+ * \param allocator The allocator (copied), or NULL for the built-in default
+ * (calloc() and free()).
  *
  * A table frees its memory with the allocator it was created with, so
  * tables created before the call are not affected.
