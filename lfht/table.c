@@ -14,61 +14,23 @@
  * worker, which outlives tables, is malloc'ed).
  */
 #define _GNU_SOURCE
-#include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "internal.h"
 
 /* ---- allocator ------------------------------------------------------------ */
 
-/*
- * Blocks of at least this many bytes (bucket tables of order 19 and up:
- * their sizes are powers of two) get a mapping of their own, aligned to
- * it, which the kernel may back with transparent huge pages (asked for
- * with MADV_HUGEPAGE, as the "madvise" setting requires): a lookup's
- * bucket load in a large table then takes no TLB miss of its own.
- */
-#define HUGE_BLOCK_BYTES (2UL << 20)
-
-/* size rounded up to whole huge blocks, as the mapping is. */
-static size_t huge_len(size_t size)
-{
-	return (size + HUGE_BLOCK_BYTES - 1) & ~(HUGE_BLOCK_BYTES - 1);
-}
-
-static void *huge_zalloc(size_t len)
-{
-	size_t span = len + HUGE_BLOCK_BYTES;
-	char *map = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	char *start;
-	size_t head;
-
-	if (map == MAP_FAILED)
-		return NULL;
-	start = (char *)(((uintptr_t)map + HUGE_BLOCK_BYTES - 1) & ~(uintptr_t)(HUGE_BLOCK_BYTES - 1));
-	head = (size_t)(start - map);
-	if (head > 0)
-		munmap(map, head);
-	munmap(start + len, span - head - len);
-	/* Advice only: a kernel without huge pages keeps small ones. */
-	(void)madvise(start, len, MADV_HUGEPAGE);
-	return start;
-}
-
 static void *default_zalloc(size_t size, void *ctx)
 {
 	(void)ctx;
-	return size >= HUGE_BLOCK_BYTES ? huge_zalloc(huge_len(size)) : calloc(1, size);
+	return calloc(1, size);
 }
 
 static void default_free(void *ptr, size_t size, void *ctx)
 {
+	(void)size;
 	(void)ctx;
-	if (size >= HUGE_BLOCK_BYTES)
-		munmap(ptr, huge_len(size));
-	else
-		free(ptr);
+	free(ptr);
 }
 
 static const struct lfht_allocator default_allocator = {

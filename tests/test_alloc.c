@@ -128,35 +128,6 @@ START_TEST(table_frees_all_its_memory_after_use)
 }
 END_TEST
 
-/* The default allocator maps bucket tables of 2 MiB and more on their own,
- * aligned for transparent huge pages, and unmaps them when they go. */
-START_TEST(default_allocator_aligns_large_bucket_tables_for_huge_pages)
-{
-	struct cds_lfht *ht = cds_lfht_new(1UL << 20, 1, 0, 0, NULL);
-	struct cds_lfht_view_ *view = (struct cds_lfht_view_ *)(void *)ht;
-	RCU_ATOMIC_(struct cds_lfht_node *) *orders;
-
-	ck_assert_ptr_nonnull(ht);
-	rcu_read_lock();
-	orders = rcu_atomic_load(&view->orders, memory_order_acquire);
-	for (unsigned order = 19; order <= 20; order++) {
-		uintptr_t table = (uintptr_t)rcu_atomic_load(&orders[order], memory_order_relaxed);
-
-		ck_assert_msg(table % (2UL << 20) == 0, "order %u table at %#lx", order,
-			      (unsigned long)table);
-	}
-	rcu_read_unlock();
-	test_fill(ht, 0, 5000);
-	cds_lfht_resize(ht, 1);
-	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
-	cds_lfht_resize(ht, 1UL << 20);
-	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
-	ck_assert_uint_eq(test_del_all(ht), 5000);
-	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-	rcu_barrier();
-}
-END_TEST
-
 /* A second counting allocator, for one table only. */
 static _Atomic(long) own_allocs, own_frees;
 
@@ -360,7 +331,6 @@ int main(void)
 	TEST_ADD(s, empty_table_heap_cost_is_at_most_256_bytes, 30);
 	TEST_ADD(s, empty_table_heap_cost_with_accounting_is_reported, 30);
 	TEST_ADD(s, table_frees_all_its_memory_after_use, 60);
-	TEST_ADD(s, default_allocator_aligns_large_bucket_tables_for_huge_pages, 60);
 	TEST_ADD(s, per_table_allocator_serves_its_table_only, 60);
 	if (LFHT_TAG_MASK_)
 		TEST_ADD(s, new_refuses_memory_above_2_48_with_enomem, 30);
