@@ -32,10 +32,11 @@
  * at any instruction, sections included, so a reader holds objects across
  * grace periods' polls as a preempted one would.
  *
- * The mutants (RCU_TEST_MUTANT, rcu/tests/meson.build) must fail it: a
- * retired batch run before its grace period, a poll that skips a reader
- * (both: a reader sees a poisoned object), an exiting thread that drops its
- * pending callbacks (objects lost from the pool).
+ * The mutants (RCU_TEST_MUTANT, rcu/tests/meson.build) fail it too, though
+ * by chance: a retired batch run before its grace period, a poll that
+ * skips a reader (both: a reader sees a poisoned object), an exiting thread
+ * that drops its pending callbacks (objects lost from the pool). The suite
+ * runs them against test_retire.c, which catches each on every run.
  *
  * Duration: RCU_STRESS_SECONDS (default 2).
  */
