@@ -85,13 +85,18 @@ void flavour_init(void)
 			 memory_order_relaxed);
 }
 
-void flavour_fence_all_readers(void)
+bool flavour_fence_is_heavy(void)
 {
 	/* Relaxed: use_fences is written before main (or in a fork child,
 	 * single-threaded), so every thread reads the same mode; mb does not
 	 * look (its readers fence even before the constructor has run). */
-	if (MEMB_ALWAYS_FENCES ||
-	    rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed)) {
+	return !MEMB_ALWAYS_FENCES &&
+	       !rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed);
+}
+
+void flavour_fence_all_readers(void)
+{
+	if (!flavour_fence_is_heavy()) {
 		/* Pairs with the seq_cst fences in rcu_ctr_reader_fence_()
 		 * (rcu/reader.h; gp.c notes 3 and 5). */
 		rcu_fence(memory_order_seq_cst);
@@ -105,21 +110,12 @@ void flavour_fence_all_readers(void)
 	}
 }
 
-bool flavour_fence_is_heavy(void)
-{
-	/* Relaxed: as above. */
-	return !MEMB_ALWAYS_FENCES &&
-	       !rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed);
-}
-
 /* The child is single-threaded: switching to fences here is safe
  * (relaxed: no other thread exists yet; threads created later are ordered
  * after these stores by pthread_create). mb is in fence mode already. */
 void flavour_fork_child(void)
 {
-	if (!MEMB_ALWAYS_FENCES &&
-	    !rcu_atomic_load(&self_gp.use_fences, memory_order_relaxed) &&
-	    !memb_register_membarrier())
+	if (flavour_fence_is_heavy() && !memb_register_membarrier())
 		rcu_atomic_store(&self_gp.use_fences, 1, memory_order_relaxed);
 }
 
