@@ -109,6 +109,12 @@ struct list_cursor {
 	 * only when a tag does not settle a comparison (cur_rh_known). */
 	unsigned long prev_rh, cur_rh;
 	bool cur_rh_known;
+	/* The removed node an unlink walk is for (NULL: none), and whether
+	 * this walk's own CAS unlinked it: the walk then ends at once,
+	 * before it loads the node's successor (the lookup that found the
+	 * node never read it: a cache miss). */
+	const struct cds_lfht_node *target;
+	bool target_unlinked;
 };
 
 /* cur's reverse hash (a bucket's from its index, once). Never asked of a
@@ -181,8 +187,10 @@ static void help_unlink(struct list_cursor *c)
 	 * Acquire on failure: pairs with the CAS that changed prev's word, as
 	 * for a traversal. */
 	if (rcu_atomic_cas(&c->prev->next, &c->prev_word, desired, memory_order_release,
-			   memory_order_acquire))
+			   memory_order_acquire)) {
 		c->prev_word = desired;
+		c->target_unlinked = c->cur == c->target;
+	}
 }
 
 /*
@@ -219,14 +227,17 @@ static void cursor_settle(struct list_cursor *c)
 			return;
 		}
 		help_unlink(c);
+		if (c->target_unlinked)
+			return;	/* the unlink walk is done; cur is stale */
 	}
 }
 
 static void cursor_start(struct list_cursor *c, struct cds_lfht *ht, unsigned long hash,
-			 struct cds_lfht_node *start, unsigned long start_rh, unsigned long bound)
+			 struct cds_lfht_node *start, unsigned long start_rh, unsigned long bound,
+			 const struct cds_lfht_node *target)
 {
 	*c = (struct list_cursor){ .ht = ht, .hash = hash, .start = start, .start_rh = start_rh,
-				   .bound = bound };
+				   .bound = bound, .target = target };
 	cursor_restart(c);
 	cursor_settle(c);
 }
@@ -259,12 +270,15 @@ static bool cursor_link(struct list_cursor *c, struct cds_lfht_node *node)
 /*
  * The replace commit: old's word, seen as *old_word, becomes new_node with
  * REMOVED and REMOVAL_OWNER, new_node pointing at old's successor; one CAS,
- * so readers find one of the two. False when old was removed (by a racing
- * del or replace) or its word changed (*old_word then holds it).
+ * so readers find one of the two. True with *old_word the word committed;
+ * false when old was removed (by a racing del or replace) or its word
+ * changed (*old_word then holds it).
  */
 static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
 			   struct cds_lfht_node *new_node)
 {
+	uintptr_t committed = lfht_removed_word_(lfht_link_(old->reverse_hash, new_node), 1);
+
 	if (lfht_is_removed_(*old_word))
 		return false;
 	/* Relaxed: published by the commit. A reader that reaches new_node
@@ -272,8 +286,10 @@ static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
 	 * in old's word (the commit is an RMW on that word, continuing its
 	 * release sequence), so the successor's fields are visible to it. */
 	rcu_atomic_store(&new_node->next, *old_word, memory_order_relaxed);
-	return list_commit(&old->next, old_word,
-			   lfht_removed_word_(lfht_link_(old->reverse_hash, new_node), 1));
+	if (!list_commit(&old->next, old_word, committed))
+		return false;
+	*old_word = committed;
+	return true;
 }
 
 /* Returns once no removed node with reverse hash <= that of hash is
@@ -283,7 +299,26 @@ static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
 	unsigned long reverse_hash = lfht_reverse_bits_(hash);
 	struct list_cursor c;
 
-	for (cursor_start(&c, ht, hash, NULL, 0, reverse_hash); !cursor_cur_after(&c, reverse_hash);)
+	for (cursor_start(&c, ht, hash, NULL, 0, reverse_hash, NULL);
+	     !cursor_cur_after(&c, reverse_hash);)
+		cursor_advance(&c);
+}
+
+/*
+ * Returns once node, removed, is unreachable from its bucket: as
+ * list_unlink_removed() for node's reverse hash, but the walk ends as soon
+ * as its own CAS unlinked node. The removed nodes it passed on the way
+ * (reverse hash <= node's) are unlinked by then; those after node are the
+ * business of their own removers' walks.
+ */
+static void list_unlink_node(struct cds_lfht *ht, const struct cds_lfht_node *node)
+{
+	unsigned long reverse_hash = node->reverse_hash;
+	struct list_cursor c;
+
+	/* Its reverse hash gives back a hash with the same bucket bits. */
+	cursor_start(&c, ht, lfht_reverse_bits_(reverse_hash), NULL, 0, reverse_hash, node);
+	while (!c.target_unlinked && !cursor_cur_after(&c, reverse_hash))
 		cursor_advance(&c);
 }
 
@@ -296,7 +331,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 	struct list_cursor c;
 
 	*chain = 0;
-	cursor_start(&c, ht, hash, NULL, 0, reverse_hash);
+	cursor_start(&c, ht, hash, NULL, 0, reverse_hash, NULL);
 	for (;;) {
 		if (cursor_cur_after(&c, reverse_hash)) {
 			if (cursor_link(&c, node))
@@ -312,7 +347,12 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 			if (mode == LFHT_ADD_UNIQUE)
 				return c.cur;
 			if (replace_commit(c.cur, &c.cur_word, node)) {
-				list_unlink_removed(ht, hash);
+				/* Unlinked from where the walk stands (prev links
+				 * cur unless that changed), else by a walk. */
+				c.target = c.cur;
+				help_unlink(&c);
+				if (!c.target_unlinked)
+					list_unlink_node(ht, c.cur);
 				return c.cur;
 			}
 			cursor_settle(&c);	/* cur changed: look again */
@@ -348,7 +388,7 @@ int lfht_list_replace(struct cds_lfht *ht, unsigned long hash, struct cds_lfht_n
 		if (lfht_is_removed_(word))
 			return -ENOENT;
 	/* old must be unreachable before the caller starts its grace period. */
-	list_unlink_removed(ht, hash);
+	list_unlink_node(ht, old);
 	return 0;
 }
 
@@ -376,9 +416,8 @@ bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	if (!mark_removed(node, true))
 		return false;
-	/* node must be unreachable before the caller starts its grace period.
-	 * Its reverse hash gives back a hash with the same bucket bits. */
-	list_unlink_removed(ht, lfht_reverse_bits_(node->reverse_hash));
+	/* node must be unreachable before the caller starts its grace period. */
+	list_unlink_node(ht, node);
 	return true;
 }
 
@@ -394,7 +433,7 @@ void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 
 	/* From the parent, which only the resizer (this thread) could remove. */
 	cursor_start(&c, ht, 0, lfht_bucket_at(ht, parent), lfht_reverse_bits_(parent),
-		     bucket_rh - 1);
+		     bucket_rh - 1, NULL);
 	for (;;) {
 		/* Reverse hashes of buckets are distinct and not 0 here. */
 		if (!cursor_cur_after(&c, bucket_rh - 1)) {

@@ -9,7 +9,8 @@
  *                   lfht_list_add(), replace_commit() and
  *                   lfht_list_replace() (cds_lfht_replace), mark_removed()
  *                   and lfht_list_del() (cds_lfht_del),
- *                   list_unlink_removed(), lfht_list_add_bucket(),
+ *                   list_unlink_removed(), list_unlink_node(),
+ *                   lfht_list_add_bucket(),
  *                   lfht_list_remove_bucket()
  *   lfht/resize.c   grow_order(): link the order's buckets, then store
  *                   size; shrink_order(): store the lower size, remove and
@@ -288,6 +289,36 @@ inline unlink_removed(h, prev, cur, pw, cw, crh, sz, st, ok)
 	prev = 0; cur = 0; pw = 0; cw = 0; crh = 0; st = 0
 }
 
+/* list_unlink_node(n): as unlink_removed(h) for n's hash h, but the walk
+ * ends as soon as its own CAS unlinked n. */
+inline unlink_node(h, n, prev, cur, pw, cw, crh, sz, st, ok)
+{
+	st = 1;
+	do
+	:: st == 1 ->
+		bucket_for_hash(h, prev, sz);
+		load_word(prev, pw, crh);
+		st = 0
+	:: st == 0 && IS_REM(pw) -> st = 1	/* a shrink removed prev */
+	:: st == 0 && !IS_REM(pw) && PTR(pw) == 0 -> break
+	:: st == 0 && !IS_REM(pw) && PTR(pw) != 0 ->
+		cur = PTR(pw);
+		TAG_OR_LOAD(pw, REV(h), cur, cw, crh);
+		if
+		:: IS_REM(cw) ->
+			cas(prev, pw, MK(PTR(cw), pw & BUCKET), ok);
+			if
+			:: ok && cur == n -> break
+			:: else
+			fi;
+			ok = 0
+		:: !IS_REM(cw) && crh > REV(h) -> break
+		:: !IS_REM(cw) && crh <= REV(h) -> prev = cur; pw = cw
+		fi
+	od;
+	prev = 0; cur = 0; pw = 0; cw = 0; crh = 0; st = 0; ok = 0
+}
+
 #ifdef MUTANT_NO_RESTART
 #define PREV_LIVE(x)	true
 #else
@@ -326,7 +357,12 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 			if
 			:: ok ->
 				ret = cur;
-				unlink_removed(h, prev, cur, pw, cw, crh, sz, st, ok);
+				/* From where the walk stands, else by a walk. */
+				cas(prev, pw, MK(PTR(cw), pw & BUCKET), ok);
+				if
+				:: !ok -> unlink_node(h, ret, prev, cur, pw, cw, crh, sz, st, ok)
+				:: else
+				fi;
 				break
 			:: else		/* cur changed: look at prev again */
 			fi
@@ -409,7 +445,7 @@ inline del_and_free(me, n, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
 	:: ok ->
 		nwin++;
 #ifndef MUTANT_DEL_NO_UNLINK
-		unlink_removed(hh[n], prev, cur, pw, cw, crh, sz, st, ok);
+		unlink_node(hh[n], n, prev, cur, pw, cw, crh, sz, st, ok);
 #endif
 		read_unlock(me);
 		synchronize(me, q, s);
@@ -445,7 +481,7 @@ inline replace(old, new, prev, cur, pw, cw, crh, sz, st, ok, wd)
 #endif
 	od;
 	if
-	:: ok -> unlink_removed(hh[old], prev, cur, pw, cw, crh, sz, st, ok); ok = 1
+	:: ok -> unlink_node(hh[old], old, prev, cur, pw, cw, crh, sz, st, ok); ok = 1
 	:: else
 	fi;
 	wd = 0
