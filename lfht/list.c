@@ -109,12 +109,6 @@ struct list_cursor {
 	 * only when a tag does not settle a comparison (cur_rh_known). */
 	unsigned long prev_rh, cur_rh;
 	bool cur_rh_known;
-	/* The removed node an unlink walk is for (NULL: none), and whether
-	 * this walk's own CAS unlinked it: the walk then ends at once,
-	 * before it loads the node's successor (the lookup that found the
-	 * node never read it: a cache miss). */
-	const struct cds_lfht_node *target;
-	bool target_unlinked;
 };
 
 /* cur's reverse hash (a bucket's from its index, once). Never asked of a
@@ -168,9 +162,9 @@ static void cursor_restart(struct list_cursor *c)
 	c->prev_word = rcu_atomic_load(&c->prev->next, memory_order_acquire);
 }
 
-/* Unlinks cur (removed, frozen at cur_word) from prev. On failure
- * prev_word holds the word seen. */
-static void help_unlink(struct list_cursor *c)
+/* Unlinks cur (removed, frozen at cur_word) from prev: true when this
+ * CAS did. On failure prev_word holds the word seen. */
+static bool help_unlink(struct list_cursor *c)
 {
 	/* cur's link to its successor, its tag a lower bound from prev
 	 * (<lfht/lfht-word.h>), with prev's flag. */
@@ -186,11 +180,11 @@ static void help_unlink(struct list_cursor *c)
 	 * those readers, and keeps our reads of cur before the unlink.
 	 * Acquire on failure: pairs with the CAS that changed prev's word, as
 	 * for a traversal. */
-	if (rcu_atomic_cas(&c->prev->next, &c->prev_word, desired, memory_order_release,
-			   memory_order_acquire)) {
-		c->prev_word = desired;
-		c->target_unlinked = c->cur == c->target;
-	}
+	if (!rcu_atomic_cas(&c->prev->next, &c->prev_word, desired, memory_order_release,
+			    memory_order_acquire))
+		return false;
+	c->prev_word = desired;
+	return true;
 }
 
 /*
@@ -202,8 +196,14 @@ static void help_unlink(struct list_cursor *c)
  * that look for it. That saves loading the element after a node
  * (a cache miss, often a bucket in another order's table) on every add
  * and every unlink.
+ *
+ * With a target (a removed node that an unlink walk is for), it returns
+ * true as soon as its own CAS unlinked the target, the cursor then stale:
+ * the walk ends before loading the target's successor, which the lookup
+ * that found the target never read (a cache miss). Callers without one
+ * pass NULL (cursor_settle()), which the compiler folds away.
  */
-static void cursor_settle(struct list_cursor *c)
+static inline bool cursor_settle_for(struct list_cursor *c, const struct cds_lfht_node *target)
 {
 	for (;;) {
 		if (lfht_is_removed_(c->prev_word)) {
@@ -213,10 +213,10 @@ static void cursor_settle(struct list_cursor *c)
 		c->cur = lfht_ptr_(c->prev_word);
 		c->cur_rh_known = true;
 		if (!c->cur)
-			return;
+			return false;
 		if (lfht_tag_after_(c->prev_word, c->prev_rh, c->bound)) {
 			c->cur_rh_known = false;
-			return;
+			return false;
 		}
 		/* Acquire: as in cursor_restart(). */
 		c->cur_word = rcu_atomic_load(&c->cur->next, memory_order_acquire);
@@ -224,29 +224,45 @@ static void cursor_settle(struct list_cursor *c)
 			c->cur_rh_known = !lfht_is_bucket_(c->cur_word);
 			if (c->cur_rh_known)
 				c->cur_rh = c->cur->reverse_hash;
-			return;
+			return false;
 		}
-		help_unlink(c);
-		if (c->target_unlinked)
-			return;	/* the unlink walk is done; cur is stale */
+		if (help_unlink(c) && c->cur == target)
+			return true;
 	}
 }
 
-static void cursor_start(struct list_cursor *c, struct cds_lfht *ht, unsigned long hash,
-			 struct cds_lfht_node *start, unsigned long start_rh, unsigned long bound,
-			 const struct cds_lfht_node *target)
+static void cursor_settle(struct list_cursor *c)
+{
+	(void)cursor_settle_for(c, NULL);
+}
+
+/* A cursor at start (NULL: hash's bucket), before its first settle. */
+static void cursor_init(struct list_cursor *c, struct cds_lfht *ht, unsigned long hash,
+			struct cds_lfht_node *start, unsigned long start_rh, unsigned long bound)
 {
 	*c = (struct list_cursor){ .ht = ht, .hash = hash, .start = start, .start_rh = start_rh,
-				   .bound = bound, .target = target };
+				   .bound = bound };
 	cursor_restart(c);
+}
+
+static void cursor_start(struct list_cursor *c, struct cds_lfht *ht, unsigned long hash,
+			 struct cds_lfht_node *start, unsigned long start_rh, unsigned long bound)
+{
+	cursor_init(c, ht, hash, start, start_rh, bound);
 	cursor_settle(c);
 }
 
-static void cursor_advance(struct list_cursor *c)
+/* prev moves to cur, a live node or bucket; cur is then unsettled. */
+static void cursor_step(struct list_cursor *c)
 {
 	c->prev_rh = cursor_cur_rh(c);
 	c->prev = c->cur;
 	c->prev_word = c->cur_word;
+}
+
+static void cursor_advance(struct list_cursor *c)
+{
+	cursor_step(c);
 	cursor_settle(c);
 }
 
@@ -299,7 +315,7 @@ static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
 	unsigned long reverse_hash = lfht_reverse_bits_(hash);
 	struct list_cursor c;
 
-	for (cursor_start(&c, ht, hash, NULL, 0, reverse_hash, NULL);
+	for (cursor_start(&c, ht, hash, NULL, 0, reverse_hash);
 	     !cursor_cur_after(&c, reverse_hash);)
 		cursor_advance(&c);
 }
@@ -317,9 +333,9 @@ static void list_unlink_node(struct cds_lfht *ht, const struct cds_lfht_node *no
 	struct list_cursor c;
 
 	/* Its reverse hash gives back a hash with the same bucket bits. */
-	cursor_start(&c, ht, lfht_reverse_bits_(reverse_hash), NULL, 0, reverse_hash, node);
-	while (!c.target_unlinked && !cursor_cur_after(&c, reverse_hash))
-		cursor_advance(&c);
+	cursor_init(&c, ht, lfht_reverse_bits_(reverse_hash), NULL, 0, reverse_hash);
+	while (!cursor_settle_for(&c, node) && !cursor_cur_after(&c, reverse_hash))
+		cursor_step(&c);
 }
 
 struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
@@ -331,7 +347,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 	struct list_cursor c;
 
 	*chain = 0;
-	cursor_start(&c, ht, hash, NULL, 0, reverse_hash, NULL);
+	cursor_start(&c, ht, hash, NULL, 0, reverse_hash);
 	for (;;) {
 		if (cursor_cur_after(&c, reverse_hash)) {
 			if (cursor_link(&c, node))
@@ -349,9 +365,7 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 			if (replace_commit(c.cur, &c.cur_word, node)) {
 				/* Unlinked from where the walk stands (prev links
 				 * cur unless that changed), else by a walk. */
-				c.target = c.cur;
-				help_unlink(&c);
-				if (!c.target_unlinked)
+				if (!help_unlink(&c))
 					list_unlink_node(ht, c.cur);
 				return c.cur;
 			}
@@ -433,7 +447,7 @@ void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index)
 
 	/* From the parent, which only the resizer (this thread) could remove. */
 	cursor_start(&c, ht, 0, lfht_bucket_at(ht, parent), lfht_reverse_bits_(parent),
-		     bucket_rh - 1, NULL);
+		     bucket_rh - 1);
 	for (;;) {
 		/* Reverse hashes of buckets are distinct and not 0 here. */
 		if (!cursor_cur_after(&c, bucket_rh - 1)) {
