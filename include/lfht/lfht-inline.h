@@ -304,12 +304,12 @@ static inline void lfht_next_duplicate_inline_(struct cds_lfht *ht, cds_lfht_mat
  * offset 8), and the step loads both. */
 static inline void lfht_prefetch_node_(uintptr_t word)
 {
-	struct cds_lfht_node *node = lfht_ptr_(word);
+	/* In integers: the end of the list (0) is prefetched too, which
+	 * never faults, with no branch and no pointer arithmetic on NULL. */
+	uintptr_t node = (uintptr_t)lfht_ptr_(word);
 
-	if (node) {
-		__builtin_prefetch(node);
-		__builtin_prefetch(&node->reverse_hash);
-	}
+	__builtin_prefetch((const void *)node);
+	__builtin_prefetch((const void *)(node + offsetof(struct cds_lfht_node, reverse_hash)));
 }
 
 /*
