@@ -94,6 +94,10 @@
  *   MUTANT_DEL_NO_UNLINK      (REMOVE) del skips the unlink (and its help)
  *                             before returning: a freed node stays
  *                             reachable;
+ *   MUTANT_UNLINK_STOPS_EARLY (REPLACE) list_unlink_node()'s walk ends
+ *                             after any unlink of its own, not only the
+ *                             target's: del(b) unlinks the replaced a in
+ *                             front of b and returns with b reachable;
  *   MUTANT_REPLACE_TWO_STEPS  (REPLACE) replace removes the old node, then
  *                             adds the new one: a lookup misses the key;
  *   MUTANT_NO_RESTART         (SHRINK) add goes on from a REMOVED bucket
@@ -308,7 +312,11 @@ inline unlink_node(h, n, prev, cur, pw, cw, crh, sz, st, ok)
 		:: IS_REM(cw) ->
 			cas(prev, pw, MK(PTR(cw), pw & BUCKET), ok);
 			if
+#ifdef MUTANT_UNLINK_STOPS_EARLY
+			:: ok -> break
+#else
 			:: ok && cur == n -> break
+#endif
 			:: else
 			fi;
 			ok = 0
