@@ -308,34 +308,30 @@ static bool replace_commit(struct cds_lfht_node *old, uintptr_t *old_word,
 	return true;
 }
 
-/* Returns once no removed node with reverse hash <= that of hash is
- * reachable from hash's bucket, so a node removed before is unlinked. */
-static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash)
+/*
+ * Returns once no removed node with reverse hash <= that of hash is
+ * reachable from hash's bucket, so a node removed before is unlinked; or,
+ * with a target (a removed node of hash's reverse hash), as soon as its own
+ * CAS unlinked the target: the removed nodes it passed on the way are
+ * unlinked by then, and those after the target are the business of their
+ * own removers' walks.
+ */
+static void list_unlink_removed(struct cds_lfht *ht, unsigned long hash,
+				const struct cds_lfht_node *target)
 {
 	unsigned long reverse_hash = lfht_reverse_bits_(hash);
 	struct list_cursor c;
 
-	for (cursor_start(&c, ht, hash, NULL, 0, reverse_hash);
-	     !cursor_cur_after(&c, reverse_hash);)
-		cursor_advance(&c);
+	cursor_init(&c, ht, hash, NULL, 0, reverse_hash);
+	while (!cursor_settle_for(&c, target) && !cursor_cur_after(&c, reverse_hash))
+		cursor_step(&c);
 }
 
-/*
- * Returns once node, removed, is unreachable from its bucket: as
- * list_unlink_removed() for node's reverse hash, but the walk ends as soon
- * as its own CAS unlinked node. The removed nodes it passed on the way
- * (reverse hash <= node's) are unlinked by then; those after node are the
- * business of their own removers' walks.
- */
+/* Returns once node, removed, is unreachable from its bucket. */
 static void list_unlink_node(struct cds_lfht *ht, const struct cds_lfht_node *node)
 {
-	unsigned long reverse_hash = node->reverse_hash;
-	struct list_cursor c;
-
 	/* Its reverse hash gives back a hash with the same bucket bits. */
-	cursor_init(&c, ht, lfht_reverse_bits_(reverse_hash), NULL, 0, reverse_hash);
-	while (!cursor_settle_for(&c, node) && !cursor_cur_after(&c, reverse_hash))
-		cursor_step(&c);
+	list_unlink_removed(ht, lfht_reverse_bits_(node->reverse_hash), node);
 }
 
 struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
@@ -479,5 +475,5 @@ void lfht_list_remove_bucket(struct cds_lfht *ht, struct cds_lfht_node *bucket,
 {
 	mark_removed(bucket, false);
 	/* From its parent's bucket: the index is its own hash. */
-	list_unlink_removed(ht, index);
+	list_unlink_removed(ht, index, NULL);
 }

@@ -269,32 +269,9 @@ inline TAG_OR_LOAD(pw, bound, cur, cw, crh)
 	fi
 }
 
-/* list_unlink_removed(h): returns once no removed node sits at or
- * before h's position. */
-inline unlink_removed(h, prev, cur, pw, cw, crh, sz, st, ok)
-{
-	st = 1;
-	do
-	:: st == 1 ->
-		bucket_for_hash(h, prev, sz);
-		load_word(prev, pw, crh);
-		st = 0
-	:: st == 0 && IS_REM(pw) -> st = 1	/* a shrink removed prev */
-	:: st == 0 && !IS_REM(pw) && PTR(pw) == 0 -> break
-	:: st == 0 && !IS_REM(pw) && PTR(pw) != 0 ->
-		cur = PTR(pw);
-		TAG_OR_LOAD(pw, REV(h), cur, cw, crh);
-		if
-		:: IS_REM(cw) -> help_unlink(prev, pw, cw, ok)
-		:: !IS_REM(cw) && crh > REV(h) -> break
-		:: !IS_REM(cw) && crh <= REV(h) -> prev = cur; pw = cw
-		fi
-	od;
-	prev = 0; cur = 0; pw = 0; cw = 0; crh = 0; st = 0
-}
-
-/* list_unlink_node(n): as unlink_removed(h) for n's hash h, but the walk
- * ends as soon as its own CAS unlinked n. */
+/* list_unlink_removed(h, n): returns once no removed node sits at or
+ * before h's position; with a target n (list_unlink_node(), 0: none), as
+ * soon as its own CAS unlinked n. */
 inline unlink_node(h, n, prev, cur, pw, cw, crh, sz, st, ok)
 {
 	st = 1;
@@ -641,7 +618,7 @@ proctype thread3()
 	size = 1;			/* release */
 	read_lock(3);
 	mark_removed(2, REMOVED, wd, ok);
-	unlink_removed(1, prev, cur, pw, cw, crh, sz, st, ok);
+	unlink_node(1, 0, prev, cur, pw, cw, crh, sz, st, ok);
 	read_unlock(3);
 #ifndef MUTANT_FREE_BEFORE_GP
 	synchronize(3, q, s);
