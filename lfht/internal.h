@@ -244,6 +244,10 @@ LFHT_HIDDEN int lfht_list_replace(struct cds_lfht *ht, unsigned long hash,
 				  struct cds_lfht_node *old, struct cds_lfht_node *new_node);
 /* Removes node (commit) and unlinks it; false if it was removed before. */
 LFHT_HIDDEN bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node);
+/* Removes the first live node of hash that match accepts and unlinks it;
+ * returns it, or NULL when there is none. */
+LFHT_HIDDEN struct cds_lfht_node *lfht_list_del_key(struct cds_lfht *ht, unsigned long hash,
+						    cds_lfht_match_fct match, const void *key);
 /* Links bucket index (its order published, its word BUCKET) after its
  * parent (index without its top bit); resizer. */
 LFHT_HIDDEN void lfht_list_add_bucket(struct cds_lfht *ht, unsigned long index);

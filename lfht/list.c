@@ -422,6 +422,19 @@ static bool mark_removed(struct cds_lfht_node *node, bool owner)
 	return true;
 }
 
+/* One attempt at a del's commit on node, seen as *word: true with *word
+ * the word committed; false when node was removed (by a racing del or
+ * replace) or its word changed (*word then holds it). */
+static bool mark_removed_at(struct cds_lfht_node *node, uintptr_t *word)
+{
+	uintptr_t committed = lfht_removed_word_(*word, true);
+
+	if (lfht_is_removed_(*word) || !list_commit(&node->next, word, committed))
+		return false;
+	*word = committed;
+	return true;
+}
+
 bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	if (!mark_removed(node, true))
@@ -429,6 +442,37 @@ bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 	/* node must be unreachable before the caller starts its grace period. */
 	list_unlink_node(ht, node);
 	return true;
+}
+
+/*
+ * Removes the first live node of hash's reverse hash that match accepts,
+ * the node a lookup would find, and returns it; NULL when there is none.
+ * One walk: the mark commits on the word the walk loaded, and the unlink
+ * CAS goes on the predecessor word it holds, a walk from the bucket only
+ * when that word changed.
+ */
+struct cds_lfht_node *lfht_list_del_key(struct cds_lfht *ht, unsigned long hash,
+					cds_lfht_match_fct match, const void *key)
+{
+	unsigned long reverse_hash = lfht_reverse_bits_(hash);
+	struct list_cursor c;
+
+	cursor_start(&c, ht, hash, NULL, 0, reverse_hash);
+	for (;;) {
+		if (cursor_cur_after(&c, reverse_hash))
+			return NULL;
+		if (lfht_is_bucket_(c.cur_word) || c.cur_rh != reverse_hash ||
+		    !match(c.cur, key)) {
+			cursor_advance(&c);
+			continue;
+		}
+		if (mark_removed_at(c.cur, &c.cur_word)) {
+			if (!help_unlink(&c))
+				list_unlink_node(ht, c.cur);
+			return c.cur;
+		}
+		cursor_settle(&c);	/* cur changed: look again */
+	}
 }
 
 /* ---- bucket nodes (resize.c) ---------------------------------------------- */

@@ -311,6 +311,19 @@ int lfht_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 	return ret;
 }
 
+struct cds_lfht_node *lfht_del_key(struct cds_lfht *ht, unsigned long hash,
+				   cds_lfht_match_fct match, const void *key)
+{
+	struct cds_lfht_node *node;
+
+	lfht_call_reader(ht, "lfht_del_key");
+	node = lfht_list_del_key(ht, hash, match, key);
+	if (node)
+		lfht_resize_after_del(ht, lfht_count_del(ht));
+	lfht_call_end(ht);
+	return node;
+}
+
 void lfht_count_nodes(struct cds_lfht *ht, long *split_count_before,
 		      unsigned long *count, long *split_count_after)
 {

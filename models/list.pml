@@ -61,6 +61,8 @@
  *   REPLACE  bucket 0 -> a(h2) -> b(h3): thread 1 replace(a, c), thread 2
  *            add_replace(h2, d), thread 3 del(b); winners free what they
  *            replaced after a grace period; the reader looks up h2 twice.
+ *            With -DDEL_BY_KEY, thread 3 removes b by lfht_del_key(h3)
+ *            instead, in a section of its own, and frees it.
  *   SHRINK   size 2 -> 1, bucket 0 -> bucket 1 -> x(h3): thread 3 shrinks
  *            (size 1, mark and unlink bucket 1, grace period, free it),
  *            thread 1 add(h1, y); the reader looks up h3 twice.
@@ -98,6 +100,11 @@
  *                             after any unlink of its own, not only the
  *                             target's: del(b) unlinks the replaced a in
  *                             front of b and returns with b reachable;
+ *   MUTANT_DEL_KEY_NO_FALLBACK (REPLACE, DEL_BY_KEY) lfht_del_key()
+ *                             returns when its unlink CAS from the walk's
+ *                             position fails, without the walk: a replace
+ *                             of b's predecessor carried the link to b
+ *                             over, and a thread follows b after its free;
  *   MUTANT_REPLACE_TWO_STEPS  (REPLACE) replace removes the old node, then
  *                             adds the new one: a lookup misses the key;
  *   MUTANT_NO_RESTART         (SHRINK) add goes on from a REMOVED bucket
@@ -127,6 +134,7 @@
 #define DUP	0
 #define UNIQUE	1
 #define REPLACE	2
+#define DELKEY	3		/* lfht_list_del_key(): node 0, nothing linked */
 
 #define NN	5		/* nodes 1..NN; 0 is NULL */
 #define NT	4		/* threads 0..3: the reader and threads 1..3 */
@@ -313,7 +321,9 @@ inline unlink_node(h, n, prev, cur, pw, cw, crh, sz, st, ok)
 /*
  * lfht_list_add(h, node, mode): ret is node (linked as new), the node
  * found (UNIQUE), the node replaced (REPLACE), or 0 (REPLACE, nothing to
- * replace).
+ * replace). DELKEY is lfht_list_del_key(h), the same walk: ret is the node
+ * it removed (REMOVED | OWNER committed on the word the walk loaded, then
+ * unlinked from where the walk stands, else by a walk), or 0.
  */
 inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 {
@@ -336,16 +346,25 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 			ret = cur;
 			break
 		:: !IS_REM(cw) && crh <= REV(h) && mode != DUP && !IS_BKT(cw) &&
-		   crh == REV(h) && mode == REPLACE ->
-			private_store(node, cw);
-			COMMIT_CAS(cur, cw, REPLACED(node, cw), ok);
+		   crh == REV(h) && mode >= REPLACE ->
+			if
+			:: mode == REPLACE ->
+				private_store(node, cw);
+				COMMIT_CAS(cur, cw, REPLACED(node, cw), ok)
+			:: else -> COMMIT_CAS(cur, cw, cw | REMOVED | OWNER, ok)
+			fi;
 			if
 			:: ok ->
 				ret = cur;
 				/* From where the walk stands, else by a walk. */
 				cas(prev, pw, MK(PTR(cw), pw & BUCKET), ok);
 				if
-				:: !ok -> unlink_node(h, ret, prev, cur, pw, cw, crh, sz, st, ok)
+#ifdef MUTANT_DEL_KEY_NO_FALLBACK
+				:: !ok && mode == REPLACE ->
+#else
+				:: !ok ->
+#endif
+					unlink_node(h, ret, prev, cur, pw, cw, crh, sz, st, ok)
 				:: else
 				fi;
 				break
@@ -355,7 +374,8 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 		   !(mode != DUP && !IS_BKT(cw) && crh == REV(h)) ->
 			prev = cur;
 			pw = cw
-		:: !IS_REM(cw) && crh > REV(h) ->
+		:: !IS_REM(cw) && crh > REV(h) && mode == DELKEY -> ret = 0; break
+		:: !IS_REM(cw) && crh > REV(h) && mode != DELKEY ->
 			private_store(node, MK(cur, 0));
 			COMMIT_CAS(prev, pw, MK(node, pw & BUCKET), ok);
 #ifdef MUTANT_UNIQUE_NO_RECHECK
@@ -371,7 +391,8 @@ inline list_add(h, node, mode, ret, prev, cur, pw, cw, crh, sz, st, ok)
 			:: else
 			fi
 		fi
-	:: st == 0 && PREV_LIVE(pw) && PTR(pw) == 0 ->
+	:: st == 0 && PREV_LIVE(pw) && PTR(pw) == 0 && mode == DELKEY -> ret = 0; break
+	:: st == 0 && PREV_LIVE(pw) && PTR(pw) == 0 && mode != DELKEY ->
 		cur = 0;
 		private_store(node, 0);
 		COMMIT_CAS(prev, pw, MK(node, pw & BUCKET), ok);
@@ -611,6 +632,14 @@ proctype thread3()
 	size = 2			/* release */
 #elif defined(SCENARIO_REMOVE)
 	del_and_free(3, 2, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
+#elif defined(SCENARIO_REPLACE) && defined(DEL_BY_KEY)
+	/* lfht_del_key(h3): b, the only node of h3, found and removed. */
+	read_lock(3);
+	list_add(3, 0, DELKEY, ret, prev, cur, pw, cw, crh, sz, st, ok);
+	read_unlock(3);
+	assert(ret == 3);
+	synchronize(3, q, s);
+	free_node(ret)
 #elif defined(SCENARIO_REPLACE)
 	del_and_free(3, 3, prev, cur, pw, cw, crh, sz, st, ok, wd, q, s)
 #elif defined(SCENARIO_SHRINK)
@@ -718,7 +747,9 @@ init
 		/* The threads that del or replace a node found it by a lookup
 		 * in the section they are still in when they start. */
 		sec[1] = 1;
+#ifndef DEL_BY_KEY
 		sec[3] = 1;
+#endif
 #ifdef SCENARIO_REMOVE
 		sec[2] = 1;
 #endif

@@ -163,6 +163,10 @@ START_TEST(density_table_answers_every_call_as_the_default_does)
 			ck_assert_int_eq(cds_lfht_replace(ht, &iter, test_hash(k), test_match,
 							  &k, &nw->node), 0);
 			test_node_free_rcu(test_node_of(node));
+		} else if (k % 12 == 3) {
+			ck_assert_ptr_eq(lfht_del_key(ht, test_hash(k), test_match, &k), node);
+			ck_assert_ptr_null(lfht_del_key(ht, test_hash(k), test_match, &k));
+			test_node_free_rcu(test_node_of(node));
 		} else if (k % 3 == 0) {
 			ck_assert_int_eq(cds_lfht_del(ht, node), 0);
 			ck_assert_int_eq(cds_lfht_del(ht, node), -ENOENT);
@@ -307,11 +311,51 @@ START_TEST(del_of_replaced_node_returns_enoent)
 }
 END_TEST
 
+/* ---- lfht_del_key ------------------------------------------------------ */
+
+START_TEST(del_key_removes_the_node_lookup_finds_then_returns_null)
+{
+	struct cds_lfht *ht = test_new_table(4, 0, NULL, 5);
+	struct test_node *dups[3], *tn;
+	uint64_t key = 3, missing = 99, dup_key = 42;
+
+	for (int i = 0; i < 3; i++) {
+		dups[i] = test_node_new(dup_key, (uint64_t)i);
+		rcu_read_lock();
+		cds_lfht_add(ht, test_hash(dup_key), &dups[i]->node);
+		rcu_read_unlock();
+	}
+	rcu_read_lock();
+	tn = test_lookup(ht, key);
+	ck_assert_ptr_nonnull(tn);
+	ck_assert_ptr_eq(lfht_del_key(ht, test_hash(key), test_match, &key), &tn->node);
+	ck_assert(cds_lfht_is_node_deleted(&tn->node));
+	ck_assert_ptr_null(test_lookup(ht, key));
+	ck_assert_ptr_null(lfht_del_key(ht, test_hash(key), test_match, &key));
+	ck_assert_ptr_null(lfht_del_key(ht, test_hash(missing), test_match, &missing));
+	/* Duplicates go in the order lookups find them. */
+	for (int i = 0; i < 3; i++) {
+		struct test_node *first = test_lookup(ht, dup_key);
+
+		ck_assert_ptr_nonnull(first);
+		ck_assert_ptr_eq(lfht_del_key(ht, test_hash(dup_key), test_match, &dup_key),
+				 &first->node);
+		test_node_free_rcu(first);
+	}
+	ck_assert_ptr_null(lfht_del_key(ht, test_hash(dup_key), test_match, &dup_key));
+	rcu_read_unlock();
+	test_node_free_rcu(tn);
+	ck_assert_uint_eq(test_count_nodes(ht, NULL, NULL), 4);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
 struct del_race {
 	struct cds_lfht *ht;
 	struct test_rounds rounds;
 	struct test_node *_Atomic victim;
 	_Atomic(int) results[2];
+	bool by_key;		/* lfht_del_key(), else cds_lfht_del() */
 };
 
 /* Both racers delete the round's victim. */
@@ -324,15 +368,19 @@ static void del_play(struct test_rounds *r, int id, long round)
 
 	(void)round;
 	rcu_read_lock();
-	ret = cds_lfht_del(race->ht, &tn->node);
+	if (race->by_key)
+		ret = lfht_del_key(race->ht, test_hash(tn->key), test_match, &tn->key) ==
+			      &tn->node ? 0 : -ENOENT;
+	else
+		ret = cds_lfht_del(race->ht, &tn->node);
 	rcu_read_unlock();
 	rcu_atomic_store(&race->results[id], ret, memory_order_relaxed);
 }
 
-START_TEST(del_race_of_two_threads_has_exactly_one_winner)
+static void del_race_run(bool by_key)
 {
-	struct del_race race = { .ht = cds_lfht_new(8, 1, 0, 0, NULL) };
-	double end = test_now() + test_stress_seconds() / 2;
+	struct del_race race = { .ht = cds_lfht_new(8, 1, 0, 0, NULL), .by_key = by_key };
+	double end = test_now() + test_stress_seconds() / 4;
 	long round, bad = 0;
 
 	ck_assert_ptr_nonnull(race.ht);
@@ -353,10 +401,22 @@ START_TEST(del_race_of_two_threads_has_exactly_one_winner)
 		quiescent();
 	}
 	test_rounds_stop(&race.rounds);
-	fprintf(stderr, "[%s] del race: %ld rounds\n", TEST_FLAVOUR_NAME, round - 1);
+	fprintf(stderr, "[%s] %s race: %ld rounds\n", TEST_FLAVOUR_NAME,
+		by_key ? "lfht_del_key" : "del", round - 1);
 	ck_assert_int_eq(bad, 0);
 	ck_assert_int_ge(round - 1, 20);
 	test_destroy_holding(race.ht, 16);
+}
+
+START_TEST(del_race_of_two_threads_has_exactly_one_winner)
+{
+	del_race_run(false);
+}
+END_TEST
+
+START_TEST(del_key_race_of_two_threads_has_exactly_one_winner)
+{
+	del_race_run(true);
 }
 END_TEST
 
@@ -1172,6 +1232,8 @@ int main(void)
 	TEST_ADD(s, del_null_returns_enoent_and_table_unchanged, 30);
 	TEST_ADD(s, del_of_replaced_node_returns_enoent, 30);
 	TEST_ADD(s, del_race_of_two_threads_has_exactly_one_winner, 60);
+	TEST_ADD(s, del_key_removes_the_node_lookup_finds_then_returns_null, 30);
+	TEST_ADD(s, del_key_race_of_two_threads_has_exactly_one_winner, 60);
 	TEST_ADD(s, add_allows_duplicates_and_for_each_duplicate_sees_all, 30);
 	TEST_ADD(s, add_unique_returns_node_then_existing_on_conflict, 30);
 	TEST_ADD(s, add_unique_treats_colliding_hash_with_other_key_as_distinct, 30);

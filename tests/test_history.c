@@ -99,10 +99,13 @@ static void ct_step(struct ct_worker *w)
 		if (hist_lookup(log, key, &iter) != NULL)
 			(void)hist_replace(log, &iter, hist_node_new(log, key));
 		break;
-	default:
+	case 13: case 14:
 		found = hist_lookup(log, key, &iter);
 		if (found != NULL)
 			(void)hist_del(log, found);
+		break;
+	default:
+		(void)hist_del_key(log, key);
 		break;
 	}
 	rcu_read_unlock();
@@ -477,10 +480,22 @@ START_TEST(checker_judges_deletes_and_the_end_state)
 		op_at(HIST_DEL, 20, 40, N(1), HIST_OK),
 	};
 	struct hist_op lost[] = { op_at(HIST_ADD, 10, 20, N(1), 0) };
+	/* lfht_del_key(): a node is removed once, and a miss needs the key
+	 * empty. */
+	struct hist_op by_key[] = {
+		op_at(HIST_DEL_KEY, 10, 30, 0, N(1)),
+		op_at(HIST_DEL_KEY, 20, 40, 0, N(1)),
+	};
+	struct hist_op key_miss[] = { op_at(HIST_DEL_KEY, 10, 20, 0, 0) };
 
 	ck_assert_uint_eq(judge(twice, 2, one, NULL, NULL).violations, 1);
 	twice[1].result = HIST_ENOENT;
 	ck_assert_uint_eq(judge(twice, 2, one, NULL, NULL).violations, 0);
+	ck_assert_uint_eq(judge(by_key, 2, one, NULL, NULL).violations, 1);
+	by_key[1].result = 0;
+	ck_assert_uint_eq(judge(by_key, 2, one, NULL, NULL).violations, 0);
+	ck_assert_uint_eq(judge(key_miss, 1, one, one, NULL).violations, 1);
+	ck_assert_uint_eq(judge(key_miss, 1, NULL, NULL, NULL).violations, 0);
 	/* The table lost a node its history added. */
 	ck_assert_uint_eq(judge(lost, 1, NULL, NULL, NULL).violations, 1);
 	ck_assert_uint_eq(judge(lost, 1, NULL, one, NULL).violations, 0);
@@ -515,6 +530,11 @@ START_TEST(checker_judges_walks)
 	ck_assert_uint_eq(judge(ops, 2, both, (uint64_t[]){ N(1), 0 }, ids).violations, 1);
 	/* ... deleted during the walk, both are right. */
 	ops[1] = op_at(HIST_DEL, 150, 160, N(2), HIST_OK);
+	ck_assert_uint_eq(judge(ops, 2, both, (uint64_t[]){ N(1), 0 }, ids).violations, 0);
+	/* The same through lfht_del_key(). */
+	ops[1] = op_at(HIST_DEL_KEY, 10, 20, 0, N(2));
+	ck_assert_uint_eq(judge(ops, 2, both, (uint64_t[]){ N(1), 0 }, ids).violations, 1);
+	ops[1] = op_at(HIST_DEL_KEY, 150, 160, 0, N(2));
 	ck_assert_uint_eq(judge(ops, 2, both, (uint64_t[]){ N(1), 0 }, ids).violations, 0);
 	ops[0].walk_len = 1;
 	ck_assert_uint_eq(judge(ops, 2, both, (uint64_t[]){ N(1), 0 }, ids).violations, 0);

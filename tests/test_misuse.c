@@ -232,6 +232,12 @@ static void del_outside(void)
 	(void)cds_lfht_del(table, &nodes[3]->node);
 }
 
+static void del_key_outside(void)
+{
+	setup_outside();
+	(void)lfht_del_key(table, test_hash(3), test_match, &key3);
+}
+
 static void count_nodes_outside(void)
 {
 	unsigned long count;
@@ -447,6 +453,8 @@ static const struct misuse misuses[] = {
 	  "lfht: cds_lfht_replace: " OUTSIDE },
 	{ "del_outside_a_read_side_section_aborts", del_outside,
 	  "lfht: cds_lfht_del: " OUTSIDE },
+	{ "del_key_outside_a_read_side_section_aborts", del_key_outside,
+	  "lfht: lfht_del_key: " OUTSIDE },
 	{ "count_nodes_outside_a_read_side_section_aborts", count_nodes_outside,
 	  "lfht: cds_lfht_count_nodes: " OUTSIDE },
 	{ "add_on_an_unregistered_thread_aborts", add_unregistered,

@@ -229,8 +229,13 @@ static long rw_step(struct hist_log *log, uint64_t key, uint64_t r)
 	} else if (tn != NULL) {
 		switch (r % 4) {
 		case 0:
-		case 1:
 			if (hist_del(log, tn) != 0)
+				errors++;
+			old = tn;
+			break;
+		case 1:
+			/* By key: the writer's own key has tn alone. */
+			if (hist_del_key(log, key) != tn)
 				errors++;
 			old = tn;
 			break;

@@ -176,6 +176,31 @@ static inline void lfht_lookup_batch(struct cds_lfht *ht, size_t n, const unsign
 	lfht_lookup_batch_inline_(ht, n, hashes, match, keys, iters);
 }
 
+/**
+ * \brief Removes a node by its key: cds_lfht_lookup() and cds_lfht_del()
+ * in one walk.
+ * \param ht The table.
+ * \param hash The key's hash.
+ * \param match The key comparison, as for cds_lfht_lookup().
+ * \param key The key, passed to match.
+ * \return The node removed: the first node with the key, the one
+ * cds_lfht_lookup() finds; NULL when the table has none (or every node with
+ * the key was removed by racing calls before this one removed it).
+ *
+ * The walk that finds the node also removes it: the node's removal commits
+ * on the word the walk read, and the unlink goes on the word that links
+ * to it, where cds_lfht_lookup() then cds_lfht_del() walk the chain twice.
+ * Free the node returned as after cds_lfht_del(): once a grace period has
+ * passed (call_rcu(), rcu_retire(), synchronize_rcu()).
+ *
+ * \rcustate Registered thread, inside a read-side critical section, as
+ * cds_lfht_del().
+ * \ordering As cds_lfht_del(): a full memory barrier before and after the
+ * removal's commit when it returns a node; none when it returns NULL.
+ */
+LFHT_API struct cds_lfht_node *lfht_del_key(struct cds_lfht *ht, unsigned long hash,
+					   cds_lfht_match_fct match, const void *key);
+
 #ifdef __cplusplus
 }
 #endif

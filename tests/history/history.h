@@ -27,6 +27,7 @@ enum hist_kind {
 	HIST_ADD_REPLACE,	/* result: the node replaced, or 0 */
 	HIST_REPLACE,		/* old by node; result HIST_OK or HIST_ENOENT */
 	HIST_DEL,		/* node; result HIST_OK or HIST_ENOENT */
+	HIST_DEL_KEY,		/* lfht_del_key(); result: the node removed, or 0 */
 	HIST_LOOKUP,		/* result: a node of key, or 0 */
 	HIST_DUPLICATES,	/* lookup + next_duplicate walk: nodes of key */
 	HIST_ITERATION,		/* cds_lfht_for_each: every node */

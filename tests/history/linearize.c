@@ -17,6 +17,8 @@
  *                     member m, adds n, returns m;
  *   replace(m, n)     0 when m is a member (m out, n in), else -ENOENT;
  *   del(m)            0 when m is a member (m out), else -ENOENT;
+ *   del_key           removes a member and returns it, or NULL only when
+ *                     the set is empty;
  *   lookup            a member, or NULL only when the set is empty.
  * Each recorded result fixes what its operation did to the set, so the set
  * after any group of operations that all took effect is the same in every
@@ -124,6 +126,10 @@ static enum lin_result model_apply(struct lin_state *s, const struct hist_op *op
 		if (op->result == HIST_ENOENT)
 			return state_find(s, op->node) < 0 ? LIN_YES : LIN_NO;
 		return state_remove(s, op->node) ? LIN_YES : LIN_NO;
+	case HIST_DEL_KEY:
+		if (op->result == 0)
+			return empty ? LIN_YES : LIN_NO;
+		return state_remove(s, op->result) ? LIN_YES : LIN_NO;
 	case HIST_LOOKUP:
 		if (op->result == 0)
 			return empty ? LIN_YES : LIN_NO;
@@ -260,6 +266,7 @@ static const char *const kind_names[HIST_NR_KINDS] = {
 	[HIST_ADD_REPLACE] = "add_replace",
 	[HIST_REPLACE] = "replace",
 	[HIST_DEL] = "del",
+	[HIST_DEL_KEY] = "del_key",
 	[HIST_LOOKUP] = "lookup",
 	[HIST_DUPLICATES] = "duplicates",
 	[HIST_ITERATION] = "iteration",
@@ -302,6 +309,7 @@ void hist_print_op(FILE *out, const struct hist_op *op, uint64_t t0,
 		hist_print_node(out, op->node);
 		fprintf(out, ") -> %s", op->result == HIST_OK ? "0" : "-ENOENT");
 		break;
+	case HIST_DEL_KEY:
 	case HIST_LOOKUP:
 		fprintf(out, " -> ");
 		hist_print_node(out, op->result);

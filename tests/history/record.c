@@ -189,6 +189,17 @@ int hist_del(struct hist_log *log, struct test_node *tn)
 	return ret;
 }
 
+struct test_node *hist_del_key(struct hist_log *log, uint64_t key)
+{
+	struct hist_op *op = op_begin(log, HIST_DEL_KEY, key);
+	struct cds_lfht_node *node = lfht_del_key(log->run->ht, hash_of(log, key), test_match,
+						  &key);
+
+	op_end(log, op);
+	op->result = id_of(node);
+	return test_node_of(node);
+}
+
 struct test_node *hist_lookup(struct hist_log *log, uint64_t key, struct cds_lfht_iter *iter)
 {
 	struct hist_op *op = op_begin(log, HIST_LOOKUP, key);

@@ -116,6 +116,8 @@ struct test_node *hist_add_replace(struct hist_log *log, struct test_node *tn);
 /* Replaces the node of old_iter (found by hist_lookup()) by tn. */
 int hist_replace(struct hist_log *log, struct cds_lfht_iter *old_iter, struct test_node *tn);
 int hist_del(struct hist_log *log, struct test_node *tn);
+/* lfht_del_key(): returns the node removed, or NULL. */
+struct test_node *hist_del_key(struct hist_log *log, uint64_t key);
 struct test_node *hist_lookup(struct hist_log *log, uint64_t key, struct cds_lfht_iter *iter);
 /* lfht_lookup_batch() of keys[0..n), n <= HIST_OPS_PER_STEP: logged as n
  * lookups, each spanning the whole batch call; returns the hits. */

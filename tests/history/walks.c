@@ -116,7 +116,8 @@ static void fold_removals(const struct hist_round *r, struct life *lives, size_t
 			note_removal(lives, nr, op, op->node);
 		else if (op->kind == HIST_REPLACE && op->result == HIST_OK)
 			note_removal(lives, nr, op, op->old);
-		else if (op->kind == HIST_ADD_REPLACE && op->result != 0)
+		else if ((op->kind == HIST_ADD_REPLACE || op->kind == HIST_DEL_KEY) &&
+			 op->result != 0)
 			note_removal(lives, nr, op, op->result);
 	}
 }

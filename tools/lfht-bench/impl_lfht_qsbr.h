@@ -23,6 +23,9 @@
 #define BENCH_DEFER_RETIRE 1
 #endif
 #define BENCH_IMPL_KIND "lfht"
+#ifndef BENCH_NO_DEL_KEY
+#define BENCH_DEL_KEY 1
+#endif
 #define BENCH_IMPL_PAIR "urcu-qsbr"
 #define BENCH_IMPL_VS "ck"
 

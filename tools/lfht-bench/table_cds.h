@@ -223,9 +223,15 @@ static inline int bt_del(struct bench_table *bt, uint64_t key)
 	int deleted = 0;
 
 	rcu_read_lock();
+#ifdef BENCH_DEL_KEY
+	(void)iter;
+	node = lfht_del_key(bt->ht, bench_hash(key), bt_match, &key);
+	if (node) {
+#else
 	cds_lfht_lookup(bt->ht, bench_hash(key), bt_match, &key, &iter);
 	node = cds_lfht_iter_get_node(&iter);
 	if (node && cds_lfht_del(bt->ht, node) == 0) {
+#endif
 		bt_defer(&caa_container_of(node, struct bench_entry, node)->rcu);
 		deleted = 1;
 	}
