@@ -2,8 +2,9 @@
 /*
  * table_ops.c - every kind of update and traversal, quoted by
  * docs/using-the-table.md: duplicates, add_unique, add_replace, replace
- * through an iterator, a full walk, and deletion with the free deferred by
- * call_rcu(). One thread, QSBR; each step checks what it did.
+ * through an iterator, a full walk, deletion by key (lfht_del_key()) and
+ * deletion with the free deferred by call_rcu(). One thread, QSBR; each
+ * step checks what it did.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 
 #include <rcu/qsbr.h>
 #include <lfht/lfht.h>
+#include <lfht/extensions.h>
 
 struct entry {
 	int key;
@@ -139,6 +141,12 @@ int main(void)
 	cds_lfht_for_each_entry(ht, &iter, e, node)
 		sum += e->value;
 	ok &= sum == 106;
+
+	/* Delete key 20 by its key, in one walk; a second call finds nothing. */
+	node = lfht_del_key(ht, hash_int(other), match_key, &other);
+	ok &= node != NULL && lfht_del_key(ht, hash_int(other), match_key, &other) == NULL;
+	if (node != NULL)
+		call_rcu(&caa_container_of(node, struct entry, node)->rcu, free_entry);
 
 	/* Delete everything; free each entry after a grace period. */
 	cds_lfht_for_each_entry(ht, &iter, e, node) {

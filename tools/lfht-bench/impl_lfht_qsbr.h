@@ -4,28 +4,31 @@
 #include <lfht/lfht.h>
 #include <lfht/extensions.h>
 
-/* Removed entries are freed with rcu_retire() (on the thread that removed
- * them), or, built with -DBENCH_LFHT_CALL_RCU, with call_rcu() (on the
- * flavour's worker), as lfht-qsbr-callrcu. Built with
+/* Entries are deleted by key with lfht_del_key() (one walk) and freed
+ * with rcu_retire() (on the thread that removed them); built with
+ * -DBENCH_LFHT_CALL_RCU, as lfht-qsbr-callrcu, the table is used as a
+ * liburcu program uses it: cds_lfht_lookup() then cds_lfht_del(), and
+ * call_rcu() (on the flavour's worker). Built with
  * -DBENCH_LFHT_DENSITY=4, the tables keep 4 buckets per node
  * (LFHT_BUCKETS_PER_NODE(4), table_cds.h), as lfht-qsbr-d4. */
 #if defined(BENCH_LFHT_DENSITY)
 #define BENCH_IMPL "lfht-qsbr-d4"
 #define BENCH_IMPL_HELP "lfht on its QSBR flavour, 4 buckets per node " \
-	"(LFHT_BUCKETS_PER_NODE(4)), freeing through rcu_retire()"
+	"(LFHT_BUCKETS_PER_NODE(4)), deleting by key, freeing through rcu_retire()"
 #define BENCH_DEFER_RETIRE 1
+#define BENCH_DEL_KEY 1
 #elif defined(BENCH_LFHT_CALL_RCU)
 #define BENCH_IMPL "lfht-qsbr-callrcu"
-#define BENCH_IMPL_HELP "lfht on its QSBR flavour, freeing through call_rcu (the worker)"
+#define BENCH_IMPL_HELP "lfht on its QSBR flavour as liburcu code: lookup then del, " \
+	"freeing through call_rcu (the worker)"
 #else
 #define BENCH_IMPL "lfht-qsbr"
-#define BENCH_IMPL_HELP "lfht on its QSBR flavour, freeing through rcu_retire()"
+#define BENCH_IMPL_HELP "lfht on its QSBR flavour, deleting by key (lfht_del_key()), " \
+	"freeing through rcu_retire()"
 #define BENCH_DEFER_RETIRE 1
-#endif
-#define BENCH_IMPL_KIND "lfht"
-#ifndef BENCH_NO_DEL_KEY
 #define BENCH_DEL_KEY 1
 #endif
+#define BENCH_IMPL_KIND "lfht"
 #define BENCH_IMPL_PAIR "urcu-qsbr"
 #define BENCH_IMPL_VS "ck"
 

@@ -216,27 +216,33 @@ static inline int bt_add_unique(struct bench_table *bt, uint64_t key)
 	return 1;
 }
 
-static inline int bt_del(struct bench_table *bt, uint64_t key)
+/* Removes the entry of key and returns it, or NULL: in one walk where the
+ * implementation deletes by key (lfht_del_key()), else as liburcu code
+ * does, a lookup then a del. Inside a read-side section. */
+static inline struct cds_lfht_node *bt_remove(struct bench_table *bt, uint64_t key)
 {
+#ifdef BENCH_DEL_KEY
+	return lfht_del_key(bt->ht, bench_hash(key), bt_match, &key);
+#else
 	struct cds_lfht_iter iter;
 	struct cds_lfht_node *node;
-	int deleted = 0;
 
-	rcu_read_lock();
-#ifdef BENCH_DEL_KEY
-	(void)iter;
-	node = lfht_del_key(bt->ht, bench_hash(key), bt_match, &key);
-	if (node) {
-#else
 	cds_lfht_lookup(bt->ht, bench_hash(key), bt_match, &key, &iter);
 	node = cds_lfht_iter_get_node(&iter);
-	if (node && cds_lfht_del(bt->ht, node) == 0) {
+	return node && cds_lfht_del(bt->ht, node) == 0 ? node : NULL;
 #endif
+}
+
+static inline int bt_del(struct bench_table *bt, uint64_t key)
+{
+	struct cds_lfht_node *node;
+
+	rcu_read_lock();
+	node = bt_remove(bt, key);
+	if (node)
 		bt_defer(&caa_container_of(node, struct bench_entry, node)->rcu);
-		deleted = 1;
-	}
 	rcu_read_unlock();
-	return deleted;
+	return node != NULL;
 }
 
 /* Adds a new entry, even where the key is there already (a duplicate). */
