@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lfht/list.c - the split-ordered list: every write to a node's next word.
- * Insertion (plain, unique, replacing), replacement, deletion, unlinking
- * and helping, bucket insertion and removal.
+ * Insertion (plain, unique, replacing), replacement, deletion (of a node,
+ * or of a key: lfht_del_key()), unlinking and helping, bucket insertion
+ * and removal.
  *
  * One singly linked list holds all nodes, sorted by reverse hash; a bucket
  * node sorts before regular nodes of equal reverse hash, regular nodes of
@@ -422,19 +423,6 @@ static bool mark_removed(struct cds_lfht_node *node, bool owner)
 	return true;
 }
 
-/* One attempt at a del's commit on node, seen as *word: true with *word
- * the word committed; false when node was removed (by a racing del or
- * replace) or its word changed (*word then holds it). */
-static bool mark_removed_at(struct cds_lfht_node *node, uintptr_t *word)
-{
-	uintptr_t committed = lfht_removed_word_(*word, true);
-
-	if (lfht_is_removed_(*word) || !list_commit(&node->next, word, committed))
-		return false;
-	*word = committed;
-	return true;
-}
-
 bool lfht_list_del(struct cds_lfht *ht, struct cds_lfht_node *node)
 {
 	if (!mark_removed(node, true))
@@ -466,12 +454,21 @@ struct cds_lfht_node *lfht_list_del_key(struct cds_lfht *ht, unsigned long hash,
 			cursor_advance(&c);
 			continue;
 		}
-		if (mark_removed_at(c.cur, &c.cur_word)) {
-			if (!help_unlink(&c))
-				list_unlink_node(ht, c.cur);
-			return c.cur;
+		uintptr_t removed = lfht_removed_word_(c.cur_word, true);
+
+		/* The del's commit (as mark_removed()) on the word the walk
+		 * loaded. On failure (a racing del or replace, or a link after
+		 * cur) cur_word holds the word seen: look again. */
+		if (!list_commit(&c.cur->next, &c.cur_word, removed)) {
+			cursor_settle(&c);
+			continue;
 		}
-		cursor_settle(&c);	/* cur changed: look again */
+		c.cur_word = removed;
+		/* Unlinked from where the walk stands (prev links cur unless
+		 * that changed), else by a walk. */
+		if (!help_unlink(&c))
+			list_unlink_node(ht, c.cur);
+		return c.cur;
 	}
 }
 
