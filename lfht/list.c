@@ -335,6 +335,24 @@ static void list_unlink_node(struct cds_lfht *ht, const struct cds_lfht_node *no
 	list_unlink_removed(ht, lfht_reverse_bits_(node->reverse_hash), node);
 }
 
+/* Whether cur, settled, is a live node of reverse hash rh that match
+ * accepts for key: the node an update by key is for. */
+static bool cursor_cur_matches(const struct list_cursor *c, unsigned long rh,
+			       cds_lfht_match_fct match, const void *key)
+{
+	return !lfht_is_bucket_(c->cur_word) && c->cur_rh == rh && match(c->cur, key);
+}
+
+/* cur, which this thread's commit just removed (cur_word the word it
+ * committed), unlinked from where the walk stands (prev links cur unless
+ * that changed), else by a walk; returns cur. */
+static struct cds_lfht_node *cursor_unlink_cur(struct cds_lfht *ht, struct list_cursor *c)
+{
+	if (!help_unlink(c))
+		list_unlink_node(ht, c->cur);
+	return c->cur;
+}
+
 struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 				    struct cds_lfht_node *node, enum lfht_add_mode mode,
 				    cds_lfht_match_fct match, const void *key,
@@ -355,17 +373,11 @@ struct cds_lfht_node *lfht_list_add(struct cds_lfht *ht, unsigned long hash,
 				mode = LFHT_ADD_DUP;
 			continue;
 		}
-		if (mode != LFHT_ADD_DUP && !lfht_is_bucket_(c.cur_word) &&
-		    c.cur_rh == reverse_hash && match(c.cur, key)) {
+		if (mode != LFHT_ADD_DUP && cursor_cur_matches(&c, reverse_hash, match, key)) {
 			if (mode == LFHT_ADD_UNIQUE)
 				return c.cur;
-			if (replace_commit(c.cur, &c.cur_word, node)) {
-				/* Unlinked from where the walk stands (prev links
-				 * cur unless that changed), else by a walk. */
-				if (!help_unlink(&c))
-					list_unlink_node(ht, c.cur);
-				return c.cur;
-			}
+			if (replace_commit(c.cur, &c.cur_word, node))
+				return cursor_unlink_cur(ht, &c);
 			cursor_settle(&c);	/* cur changed: look again */
 			continue;
 		}
@@ -449,8 +461,7 @@ struct cds_lfht_node *lfht_list_del_key(struct cds_lfht *ht, unsigned long hash,
 	for (;;) {
 		if (cursor_cur_after(&c, reverse_hash))
 			return NULL;
-		if (lfht_is_bucket_(c.cur_word) || c.cur_rh != reverse_hash ||
-		    !match(c.cur, key)) {
+		if (!cursor_cur_matches(&c, reverse_hash, match, key)) {
 			cursor_advance(&c);
 			continue;
 		}
@@ -464,11 +475,7 @@ struct cds_lfht_node *lfht_list_del_key(struct cds_lfht *ht, unsigned long hash,
 			continue;
 		}
 		c.cur_word = removed;
-		/* Unlinked from where the walk stands (prev links cur unless
-		 * that changed), else by a walk. */
-		if (!help_unlink(&c))
-			list_unlink_node(ht, c.cur);
-		return c.cur;
+		return cursor_unlink_cur(ht, &c);
 	}
 }
 
