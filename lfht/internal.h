@@ -64,6 +64,11 @@ struct cds_lfht {
 
 	/* Serialises resizes: the worker and cds_lfht_resize(). */
 	struct lfht_lock resize_lock;
+	/* resize.c's, under resize_lock: the window in which a wanted shrink
+	 * waits for the deletes to pause (shrink_after_quiet()): the count
+	 * when it opened, and when (0: no window open). */
+	unsigned long quiet_count;
+	uint64_t quiet_since_ns;
 	/* call_rcu callbacks queued by the resizer that still use the table
 	 * (buckets.c: replaced orders arrays); destroy waits for them. */
 	_Atomic(long) rcu_pending;
@@ -327,8 +332,10 @@ LFHT_HIDDEN void lfht_resize_after_add(struct cds_lfht *ht, unsigned chain,
 				       unsigned long ops);
 LFHT_HIDDEN void lfht_resize_after_del(struct cds_lfht *ht, unsigned long ops);
 /* The worker's look at one table: resizes it as its load asks; returns
- * the counters' sum (0 without accounting) for the worker's rechecks. */
-LFHT_HIDDEN long lfht_resize_auto(struct cds_lfht *ht);
+ * the counters' sum (0 without accounting) for the worker's rechecks, and
+ * sets *again when a shrink waits for a later look (the worker looks again
+ * within its recheck period). */
+LFHT_HIDDEN long lfht_resize_auto(struct cds_lfht *ht, bool *again);
 
 /* ---- the shared resize workers (worker.c) --------------------------------- */
 

@@ -32,7 +32,8 @@
 
 #include "internal.h"
 
-/* How soon the worker looks again at a table whose count still moved. */
+/* How soon the worker looks again at a table whose count still moved, or
+ * whose shrink waits (resize.c's SHRINK_QUIET_NS is as long). */
 #define WORKER_RECHECK_NS 20000000L
 
 struct lfht_worker {
@@ -83,13 +84,14 @@ static void worker_requeue_rechecks(struct lfht_worker *w)
 
 static void worker_serve(struct lfht_worker *w, struct lfht_request *req)
 {
+	bool again = false;
 	long count;
 
 	/* Before the look, so a request made during it pushes the table
 	 * again; the look itself reads the table anew. */
 	lfht_queue_taken(req);
-	count = lfht_resize_auto(req->ht);
-	if (count != req->last_count && !req->in_recheck) {
+	count = lfht_resize_auto(req->ht, &again);
+	if ((count != req->last_count || again) && !req->in_recheck) {
 		req->in_recheck = true;
 		req->recheck_next = w->recheck;
 		w->recheck = req;
