@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "lfht_test.h"
 #include "test_density.h"
@@ -179,6 +180,66 @@ START_TEST(auto_resize_with_accounting_shrinks_when_emptied)
 	ck_assert_uint_ge(lowest, 4);
 	ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
 	rcu_barrier();
+}
+END_TEST
+
+/* Test builds call it after each grow or shrink step (lfht/resize.c). */
+extern void (*lfht_test_step_hook_)(struct cds_lfht *ht, const char *step);
+
+/* When the worker finished its first shrink step (test_now(), in ns; 0:
+ * none yet). */
+static _Atomic(uint64_t) first_shrink_ns;
+
+static void record_first_shrink(struct cds_lfht *ht, const char *step)
+{
+	uint64_t none = 0;
+
+	(void)ht;
+	if (strcmp(step, "shrink") != 0)
+		return;
+	/* Relaxed: read after the test saw the size fall, which the step's
+	 * release store of size orders before. */
+	rcu_atomic_cas(&first_shrink_ns, &none, (uint64_t)(test_now() * 1e9),
+		       memory_order_relaxed, memory_order_relaxed);
+}
+
+/*
+ * A shrink waits until the deletes pause (lfht/resize.c): the worker's
+ * first shrink step comes at least 20 ms after the first delete, however
+ * fast the deletes are (before, it came as soon as a quarter of the
+ * buckets held a node: within a millisecond here). The hook is set while
+ * only this table exists and cleared after its destroy has stopped the
+ * worker, so the worker never reads it while it changes.
+ */
+START_TEST(shrink_waits_for_the_deletes_to_pause)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
+	struct cds_lfht *ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	struct bucket_watch w = { .ht = ht, .bound = 1024 };
+	double started, deleted, shrunk_at;
+	unsigned long peak;
+
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, 1 << 13);
+	ck_assert_msg(test_wait_until(buckets_above, &w, 20.0),
+		      "no growth past 1024 buckets after 8192 adds: %lu", lfht_nr_buckets(ht));
+	peak = lfht_nr_buckets(ht);
+	rcu_atomic_store(&first_shrink_ns, 0, memory_order_relaxed);
+	lfht_test_step_hook_ = record_first_shrink;
+	started = test_now();
+	ck_assert_uint_eq(test_del_all(ht), 1 << 13);
+	deleted = test_now();
+	w.bound = peak;
+	ck_assert_msg(test_wait_until(buckets_below, &w, 20.0),
+		      "still %lu buckets 20 s after emptying", lfht_nr_buckets(ht));
+	shrunk_at = (double)rcu_atomic_load(&first_shrink_ns, memory_order_relaxed) * 1e-9;
+	fprintf(stderr, "[%s] %lu buckets emptied in %.1f ms, first shrink step %.1f ms "
+		"after the first delete\n", TEST_FLAVOUR_NAME, peak, (deleted - started) * 1e3,
+		(shrunk_at - started) * 1e3);
+	ck_assert_msg(shrunk_at >= started + 0.020, "shrink began %.1f ms after the first delete",
+		      (shrunk_at - started) * 1e3);
+	test_empty_and_destroy(ht);
+	lfht_test_step_hook_ = NULL;
 }
 END_TEST
 
@@ -582,6 +643,7 @@ int main(void)
 	TEST_ADD_DENSITIES(s, density_stays_within_min_and_max_buckets, 120);
 	TEST_ADD(s, auto_resize_never_exceeds_max_buckets, 60);
 	TEST_ADD(s, auto_resize_with_accounting_shrinks_when_emptied, 60);
+	TEST_ADD(s, shrink_waits_for_the_deletes_to_pause, 60);
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
 	TEST_ADD(s, unusable_attr_refuses_auto_resize_and_resizes_without_helpers, 60);
 	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
