@@ -238,9 +238,10 @@ START_TEST(shrink_waits_for_the_deletes_to_pause)
 	started = test_now();
 	ck_assert_uint_eq(test_del_all(ht), 1 << 13);
 	deleted = test_now();
+	/* The stamp is the proof: the size itself may still be growing
+	 * when peak is read (TSan), and shrinks one order per step. */
 	ck_assert_msg(test_wait_until(shrink_recorded, NULL, 20.0),
 		      "no shrink step 20 s after emptying: %lu buckets", lfht_nr_buckets(ht));
-	ck_assert_uint_lt(lfht_nr_buckets(ht), peak);
 	shrunk_at = (double)rcu_atomic_load(&first_shrink_ns, memory_order_relaxed) * 1e-9;
 	fprintf(stderr, "[%s] %lu buckets emptied in %.1f ms, first shrink step %.1f ms "
 		"after the first delete\n", TEST_FLAVOUR_NAME, peak, (deleted - started) * 1e3,
