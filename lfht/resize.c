@@ -479,13 +479,13 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size,
 
 	if (ht->counters) {
 		count = lfht_counters_count(ht);
-		if (load_too_high(ht, count, size))
-			return buckets_for(ht, count);
-		target = load_too_low(ht, count, size) ? clamp_size(ht, buckets_for(ht, count)) : size;
+		target = load_too_high(ht, count, size) || load_too_low(ht, count, size) ?
+			 clamp_size(ht, buckets_for(ht, count)) : size;
 		if (target < size && !shrink_after_quiet(ht, count, size)) {
 			*again = true;
 			return size;
 		}
+		/* A grow, no change or the shrink itself: the window closes. */
 		ht->quiet_since_ns = 0;
 		return target;
 	}
