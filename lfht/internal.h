@@ -336,6 +336,10 @@ LFHT_HIDDEN void lfht_resize_after_del(struct cds_lfht *ht, unsigned long ops);
  * sets *again when a shrink waits for a later look (the worker looks again
  * within its recheck period). */
 LFHT_HIDDEN long lfht_resize_auto(struct cds_lfht *ht, bool *again);
+/* How long a wanted shrink waits for the deletes to pause (resize.c), and
+ * so how soon the worker looks again at a table whose shrink waits or
+ * whose count still moved (worker.c). */
+#define LFHT_RECHECK_NS 20000000L
 
 /* ---- the shared resize workers (worker.c) --------------------------------- */
 

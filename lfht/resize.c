@@ -62,10 +62,18 @@ static bool load_too_low(struct cds_lfht *ht, unsigned long count, unsigned long
 	return count < size >> (ht->density_shift + 2);
 }
 
+static uint64_t resize_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
 /*
  * A shrink waits until the deletes pause: the look that first wants one
  * opens a window (the count, the time), and the shrink happens at a look
- * at least SHRINK_QUIET_NS later that still wants it, provided the count
+ * at least LFHT_RECHECK_NS later that still wants it, provided the count
  * never fell meanwhile by more than a quarter of the shrink threshold
  * (size/16 at density 1) below the window's: a fall that large opens the
  * window again, at the lower count. A burst of deletes (a table emptied
@@ -75,18 +83,8 @@ static bool load_too_low(struct cds_lfht *ht, unsigned long count, unsigned long
  * size for what is left; a table that fills and empties every few
  * milliseconds keeps its size; a slower drain shrinks as it goes. The
  * worker looks again within the period (*again in lfht_resize_auto()).
+ * Returns whether a shrink wanted at this look may run now.
  */
-#define SHRINK_QUIET_NS 20000000ULL
-
-static uint64_t resize_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Whether a shrink wanted at this look may run now (see above). */
 static bool shrink_after_quiet(struct cds_lfht *ht, unsigned long count, unsigned long size)
 {
 	uint64_t now = resize_now_ns();
@@ -97,7 +95,7 @@ static bool shrink_after_quiet(struct cds_lfht *ht, unsigned long count, unsigne
 		ht->quiet_since_ns = now;
 		return false;
 	}
-	return now - ht->quiet_since_ns >= SHRINK_QUIET_NS;
+	return now - ht->quiet_since_ns >= (uint64_t)LFHT_RECHECK_NS;
 }
 
 /* An add that walked past this many nodes in its bucket asks the worker

@@ -32,10 +32,6 @@
 
 #include "internal.h"
 
-/* How soon the worker looks again at a table whose count still moved, or
- * whose shrink waits (resize.c's SHRINK_QUIET_NS is as long). */
-#define WORKER_RECHECK_NS 20000000L
-
 struct lfht_worker {
 	const struct rcu_flavour *flavour;
 	pthread_attr_t *attr;
@@ -116,7 +112,7 @@ static void *worker_main(void *arg)
 			worker_serve(w, req);
 			continue;
 		}
-		timeout_ns = w->recheck ? WORKER_RECHECK_NS : 0;
+		timeout_ns = w->recheck ? LFHT_RECHECK_NS : 0;
 		lfht_unlock(&w->lock);
 		lfht_queue_sleep(&w->queue, timeout_ns);
 		lfht_lock(&w->lock);
