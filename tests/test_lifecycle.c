@@ -413,64 +413,6 @@ START_TEST(offline_caller_of_resize_stays_offline)
 }
 END_TEST
 
-/* ---- destroy from an offline thread ---------------------------------------- */
-
-#define OFFLINE_DESTROY_KEYS (1UL << 13)
-#define OFFLINE_DESTROY_MAX_ROUNDS 400
-
-/*
- * cds_lfht_destroy() may be called offline (QSBR). Its emptiness walk must
- * still hold up a shrink the worker finishes meanwhile: the shrink frees
- * bucket tables after a grace period, which an offline thread's read-side
- * section (empty in QSBR) does not delay. Each round grows a table, empties
- * it, waits offline (spinning, so as not to miss it) until the worker has
- * begun shrinking it (it waits for the deletes to pause first) and then
- * destroys it at once. ThreadSanitizer saw the walk race the free (found by
- * tests/urcu-style, which destroys offline); AddressSanitizer and the
- * poisoned entries see a walk over freed buckets.
- */
-START_TEST(destroy_from_an_offline_thread_during_a_shrink_is_safe)
-{
-	double end = test_now() + test_stress_seconds();
-	unsigned long rounds = 0, mid_shrink = 0;
-
-	while (rounds < OFFLINE_DESTROY_MAX_ROUNDS && (rounds < 5 || test_now() < end)) {
-		struct cds_lfht *ht = cds_lfht_new(1, 1, 0,
-						   CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
-						   NULL);
-		struct test_size_goal grown = { ht, OFFLINE_DESTROY_KEYS / 8, ~0UL };
-		unsigned long peak;
-		double wait_end;
-
-		ck_assert_ptr_nonnull(ht);
-		test_fill(ht, 0, OFFLINE_DESTROY_KEYS);
-		ck_assert(test_wait_until(test_size_reached, &grown, WAIT_SECONDS));
-		wait_end = test_now() + WAIT_SECONDS;
-		ck_assert_uint_eq(test_del_all(ht), OFFLINE_DESTROY_KEYS);
-		peak = lfht_nr_buckets(ht);
-		test_offline();
-		while (lfht_nr_buckets(ht) == peak && test_now() < wait_end)
-			test_spin_pause();
-		/* Still large: the worker is at the shrink. */
-		mid_shrink += lfht_nr_buckets(ht) > 64;
-		ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-		test_online();
-		rounds++;
-	}
-	test_offline();
-	rcu_barrier();
-	test_online();
-	fprintf(stderr, "[%s] %lu tables destroyed offline, %lu of them mid-shrink\n",
-		TEST_FLAVOUR_NAME, rounds, mid_shrink);
-	ck_assert_uint_gt(rounds, 0);
-	/* Under qemu the worker may end the whole shrink between two of this
-	 * thread's loads of the size (CI's cross legs saw 0 of 5); natively
-	 * most rounds meet it. */
-	if (getenv("LFHT_TEST_EMULATED") == NULL)
-		ck_assert_uint_gt(mid_shrink, 0);
-}
-END_TEST
-
 /* ---- a flush by restarted iteration, in a fork child ------------------- */
 
 /* Keys the flush test adds: 2M natively; under a sanitizer or an emulator,
@@ -602,7 +544,6 @@ int main(void)
 	TEST_ADD(s, two_tables_updated_in_lock_step_both_shrink_when_emptied, 60);
 	TEST_ADD(s, updates_complete_while_the_resize_worker_is_frozen, 60);
 	TEST_ADD(s, offline_caller_of_resize_stays_offline, 60);
-	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
 	TEST_ADD(s, fork_child_fills_and_flushes_two_million_keys_in_bounded_time, 120);
 	return test_main(s);
 }
