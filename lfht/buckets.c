@@ -8,7 +8,9 @@
  * <lfht/lfht-inline.h>'s, where lookups compute it inline. Order 0
  * is bucket 0 inside struct cds_lfht; order j >= 1 is one allocation of
  * 2^(j-1) buckets of 8 bytes each (a next word alone, <lfht/lfht-inline.h>),
- * never copied or moved while linked.
+ * never copied or moved while linked: from the allocator, or from the
+ * order's place in the table's bucket region (region.c), which holds the
+ * orders from 64 buckets on when the table has one.
  *
  * Invariants between atomic steps:
  * - every entry j with 2^j <= view.size points at a table whose nodes are
@@ -28,10 +30,10 @@
  * - outside a resize, entries above size are NULL (resize.c frees them
  *   after the grace period that ends a shrink).
  *
- * Calls internal.h (allocator), the flavour's call_rcu and barrier, and the
- * bucket arithmetic of <lfht/lfht-inline.h>; relies on resize.c for the
- * ordering of the size store against linking and for the grace periods
- * before the frees of shrunk tables.
+ * Calls internal.h (allocator), region.c, the flavour's call_rcu and
+ * barrier, and the bucket arithmetic of <lfht/lfht-inline.h>; relies on
+ * resize.c for the ordering of the size store against linking and for the
+ * grace periods before the frees of shrunk tables.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -168,13 +170,16 @@ struct cds_lfht_node *lfht_order_alloc(struct cds_lfht *ht, unsigned order)
 {
 	unsigned long len = lfht_order_len_(order);
 	lfht_bucket_word_ *words;
+	bool in_region;
 
 	if (len > SIZE_MAX / sizeof(*words))
 		return NULL;
-	words = lfht_zalloc(ht, len * sizeof(*words));
+	words = lfht_region_take(ht, order, &in_region);
+	if (!in_region)
+		words = lfht_zalloc(ht, len * sizeof(*words));
 	/* Above the tag no link could hold a bucket (<lfht/lfht-word.h>):
 	 * refused as a failed allocation. */
-	if (words && !lfht_below_tag_(words, len * sizeof(*words))) {
+	if (words && !in_region && !lfht_below_tag_(words, len * sizeof(*words))) {
 		lfht_free(ht, words, len * sizeof(*words));
 		words = NULL;
 	}
@@ -216,7 +221,10 @@ static void order_free(struct cds_lfht *ht, struct lfht_orders_block *block, uns
 	if (order == 0 || !table)
 		return;
 	rcu_atomic_store(&block->entries[order], NULL, memory_order_relaxed);
-	lfht_free(ht, table, lfht_order_len_(order) * sizeof(lfht_bucket_word_));
+	if (lfht_region_holds(ht, table))
+		lfht_region_give_back(ht, order);
+	else
+		lfht_free(ht, table, lfht_order_len_(order) * sizeof(lfht_bucket_word_));
 }
 
 bool lfht_orders_unused(struct cds_lfht *ht)
@@ -260,4 +268,5 @@ void lfht_orders_destroy(struct cds_lfht *ht)
 	lfht_orders_free_unused(ht);
 	lfht_free(ht, block, orders_bytes(block->cap));
 	rcu_atomic_store(&ht->view.orders, NULL, memory_order_relaxed);
+	lfht_region_unmap(ht);
 }

@@ -10,7 +10,8 @@
  * - reverse hashes never decrease along the list; a bucket node sorts
  *   before the regular nodes of its reverse hash;
  * - every bucket below size is in its place (order table and index match
- *   its reverse hash), flagged a bucket, not removed, and met on the walk;
+ *   its reverse hash, the bucket region agrees), flagged a bucket, not
+ *   removed, and met on the walk;
  *   the walk meets no other bucket node;
  * - no removed node is reachable (each del and replace unlinks what it
  *   removed before it returns);
@@ -97,11 +98,18 @@ static unsigned long check_list(struct cds_lfht *ht, unsigned long size,
 	return nodes;
 }
 
-/* Every bucket below size: flagged a bucket, not removed. */
+/* Every bucket below size: flagged a bucket, not removed, and where both
+ * ways to it lead (the region's, through lfht_view_bucket_(), and the
+ * orders array's). */
 static void check_buckets(struct cds_lfht *ht, unsigned long size)
 {
 	for (unsigned long i = 0; i < size; i++) {
 		struct cds_lfht_node *bucket = lfht_bucket_at(ht, i);
+		unsigned long rh;
+
+		if (lfht_view_bucket_(&ht->view, i, &rh) != bucket)
+			check_failed(bucket, lfht_reverse_bits_(i),
+				     "the region and the orders array disagree on a bucket");
 		/* Relaxed: the resize_lock holder's view; checked, not used. */
 		uintptr_t word = rcu_atomic_load(&bucket->next, memory_order_relaxed);
 

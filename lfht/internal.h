@@ -55,6 +55,10 @@ struct cds_lfht {
 	/* log2 of the buckets per node auto-resize keeps
 	 * (LFHT_BUCKETS_PER_NODE()); 0 by default. */
 	unsigned density_shift;
+	/* Whether the table may take a bucket region (the default allocator,
+	 * 64-bit, no reservation refused yet): region.c's, under resize_lock
+	 * or at creation. */
+	bool region_allowed;
 
 	/* Split counters (CDS_LFHT_ACCOUNTING only), set at creation. */
 	struct lfht_counters *counters;
@@ -219,6 +223,21 @@ LFHT_HIDDEN struct cds_lfht_node *lfht_order_table(struct cds_lfht *ht, unsigned
 LFHT_HIDDEN bool lfht_orders_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_free_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_destroy(struct cds_lfht *ht);
+
+/* ---- the bucket region (region.c), for buckets.c ------------------------ */
+
+/* The place of order's table in ht's region, made readable and writable
+ * (the region reserved at the first order it holds), with *in_region set;
+ * NULL with *in_region set when that failed; NULL with *in_region clear
+ * when the table goes to the allocator instead. */
+LFHT_HIDDEN lfht_bucket_word_ *lfht_region_take(struct cds_lfht *ht, unsigned order,
+						bool *in_region);
+/* Whether table lies in ht's region. */
+LFHT_HIDDEN bool lfht_region_holds(struct cds_lfht *ht, const void *table);
+/* Gives order's pages back (a grace period after the shrink that
+ * unlinked them, or at destroy). */
+LFHT_HIDDEN void lfht_region_give_back(struct cds_lfht *ht, unsigned order);
+LFHT_HIDDEN void lfht_region_unmap(struct cds_lfht *ht);
 
 static inline unsigned lfht_log2(unsigned long pow2)
 {

@@ -148,6 +148,9 @@ struct cds_lfht *lfht_new_flavour_allocator(unsigned long init_size,
 	ht->attr = attr;
 	ht->flags = flags;
 	ht->density_shift = density_shift;
+	/* A bucket region (region.c) holds memory outside any allocator the
+	 * user gave, so only tables with the default one take it. */
+	ht->region_allowed = alloc.zalloc == default_zalloc && LFHT_LONG_BITS_ == 64;
 	/* Relaxed: nothing else sees the table yet. */
 	rcu_atomic_store(&ht->bucket0.next, lfht_as_bucket_(0), memory_order_relaxed);
 	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);

@@ -344,6 +344,70 @@ START_TEST(destroy_from_an_offline_thread_during_a_shrink_is_safe)
 }
 END_TEST
 
+/* ---- the bucket region ------------------------------------------------ */
+
+/* Test builds: while set, a table's region reservation fails
+ * (lfht/region.c). */
+extern _Atomic(int) lfht_test_refuse_region_;
+
+/* Bytes of a table of size buckets in its region: orders from 64 buckets
+ * up to the region's end, 2^12 buckets in test builds (lfht/region.c). */
+static unsigned long region_bytes_at(unsigned long size)
+{
+	unsigned long end = size < (1UL << 12) ? size : 1UL << 12;
+
+	return end > 64 ? (end - 64) * sizeof(uintptr_t) : 0;
+}
+
+/*
+ * A table with the default allocator keeps its tables from 64 buckets on
+ * in a region (lookups reach a bucket there with no load of the orders
+ * array); a shrink gives the pages back, after its grace period, before
+ * cds_lfht_resize() returns; the tables above the region's end go to the
+ * allocator. The invariant checker, after every resize, finds every
+ * bucket where both the region and the orders array say it is.
+ */
+START_TEST(large_bucket_tables_live_in_the_region_and_a_shrink_gives_them_back)
+{
+	unsigned long base = lfht_region_bytes();
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 5000);
+
+	ck_assert_uint_eq(lfht_region_bytes(), base);
+	resize_expect(ht, 1UL << 14, 1UL << 14);
+	ck_assert_uint_eq(lfht_region_bytes() - base, region_bytes_at(1UL << 14));
+	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
+	resize_expect(ht, 64, 64);
+	ck_assert_uint_eq(lfht_region_bytes(), base);
+	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
+	resize_expect(ht, 1UL << 10, 1UL << 10);
+	ck_assert_uint_eq(lfht_region_bytes() - base, region_bytes_at(1UL << 10));
+	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
+	test_empty_and_destroy(ht);
+	ck_assert_uint_eq(lfht_region_bytes(), base);
+}
+END_TEST
+
+/* A reservation refused (address space exhausted) leaves every table in
+ * the allocator, for the table's whole life: correct, only slower. */
+START_TEST(a_refused_region_leaves_every_table_to_the_allocator)
+{
+	unsigned long base = lfht_region_bytes();
+	struct cds_lfht *ht = test_new_table(1, 0, NULL, 5000);
+
+	rcu_atomic_store(&lfht_test_refuse_region_, 1, memory_order_relaxed);
+	resize_expect(ht, 1UL << 10, 1UL << 10);
+	rcu_atomic_store(&lfht_test_refuse_region_, 0, memory_order_relaxed);
+	ck_assert_uint_eq(lfht_region_bytes(), base);
+	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
+	/* Refused once, never asked again. */
+	resize_expect(ht, 64, 64);
+	resize_expect(ht, 1UL << 11, 1UL << 11);
+	ck_assert_uint_eq(lfht_region_bytes(), base);
+	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
+	test_empty_and_destroy(ht);
+}
+END_TEST
+
 /* The density _i table: n buckets per node at least once the worker has
  * looked at the final count, after growth (from one bucket: exactly the
  * next power of two of n x count) and after a shrink. */
@@ -747,6 +811,8 @@ int main(void)
 	TEST_ADD(s, shrink_waits_for_the_deletes_to_pause, 60);
 	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
+	TEST_ADD(s, large_bucket_tables_live_in_the_region_and_a_shrink_gives_them_back, 30);
+	TEST_ADD(s, a_refused_region_leaves_every_table_to_the_allocator, 30);
 	TEST_ADD(s, unusable_attr_refuses_auto_resize_and_resizes_without_helpers, 60);
 	TEST_ADD(s, resize_with_default_attr_partitions_and_keeps_nodes, 60);
 	TEST_ADD(s, shrink_cost_is_linear_in_table_size, 120);

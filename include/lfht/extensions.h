@@ -150,6 +150,23 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
 LFHT_API unsigned long lfht_nr_buckets(struct cds_lfht *ht);
 
 /**
+ * \brief Bytes of bucket tables that lfht holds outside the allocator,
+ * process-wide.
+ * \return The bytes, at this moment.
+ *
+ * A table made with the default allocator that grows past 64 buckets
+ * keeps its larger bucket tables in a region of address space of its own
+ * (docs/resizing.md), which malloc's statistics do not see: add this to
+ * them to account for every table's memory. Tables with an allocator of
+ * their own (lfht_new_with_allocator(), lfht_set_allocator()) allocate
+ * every bucket table through it and add nothing here.
+ *
+ * \rcustate None: any thread, registered or not.
+ * \ordering None (a statistic).
+ */
+LFHT_API unsigned long lfht_region_bytes(void);
+
+/**
  * \brief n lookups at once, their cache misses overlapped.
  * \param ht The table.
  * \param n How many lookups; any number, 0 included.

@@ -27,7 +27,19 @@ struct cds_lfht_view_ {
 	 * that needs it. Entries 0 .. top hold tables and every entry after
 	 * them is NULL, the array's last included (lfht/buckets.c). */
 	RCU_ATOMIC_(RCU_ATOMIC_(struct cds_lfht_node *) *) orders;
+	/* The bucket region (lfht/region.c): bucket i, for
+	 * LFHT_REGION_FIRST_ <= i < LFHT_REGION_FIRST_ + region_len, is word
+	 * i from region, so that a walk reaches it with no load of orders.
+	 * 0 until the table first grows past LFHT_REGION_FIRST_ buckets with
+	 * one; each stored once, before the size that first covers a bucket
+	 * in it. The same tables are orders' entries too. */
+	RCU_ATOMIC_(uintptr_t) region;
+	RCU_ATOMIC_(unsigned long) region_len;
 };
+
+/* The first bucket a region may hold: tables of 64 buckets or fewer never
+ * reserve one. */
+#define LFHT_REGION_FIRST_ 64UL
 
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_bitreverse64) && __has_builtin(__builtin_bitreverse32)
@@ -168,9 +180,16 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 	 * store that needs the larger array, so this load sees that array. */
 	RCU_ATOMIC_(struct cds_lfht_node *) *orders =
 		rcu_atomic_load(&view->orders, memory_order_acquire);
+	/* Relaxed (both): stored once, before the release store of the first
+	 * size that covers a bucket in the region (lfht/region.c), which the
+	 * acquire load of size above reads if index can be one of them. */
+	uintptr_t region = rcu_atomic_load(&view->region, memory_order_relaxed);
+	unsigned long region_len = rcu_atomic_load(&view->region_len, memory_order_relaxed);
 	unsigned long index = hash & (size - 1);
 
 	*reverse_hash = lfht_reverse_bits_(index);
+	if (index - LFHT_REGION_FIRST_ < region_len)
+		return (struct cds_lfht_node *)(region + index * sizeof(lfht_bucket_word_));
 	return lfht_bucket_in_(orders, index);
 }
 
