@@ -107,9 +107,12 @@ static void check_buckets(struct cds_lfht *ht, unsigned long size)
 		struct cds_lfht_node *bucket = lfht_bucket_at(ht, i);
 		unsigned long rh;
 
-		if (lfht_view_bucket_(&ht->view, i, &rh) != bucket)
+		if (lfht_view_bucket_(&ht->view, i, lfht_reverse_bits_(i), &rh) != bucket)
 			check_failed(bucket, lfht_reverse_bits_(i),
 				     "the region and the orders array disagree on a bucket");
+		if (rh != lfht_reverse_bits_(i))
+			check_failed(bucket, lfht_reverse_bits_(i),
+				     "a walk's start gets another bucket's reverse hash");
 		/* Relaxed: the resize_lock holder's view; checked, not used. */
 		uintptr_t word = rcu_atomic_load(&bucket->next, memory_order_relaxed);
 

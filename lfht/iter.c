@@ -221,7 +221,7 @@ static struct cds_lfht_node *restart_point(struct cds_lfht *ht, struct cds_lfht_
 		return iter->next;
 	(void)lfht_load_next_(lfht_view_bucket_(&ht->view,
 						lfht_reverse_bits_(iter->node->reverse_hash),
-						&bucket_rh),
+						iter->node->reverse_hash, &bucket_rh),
 			      &word);
 	return lfht_ptr_(word);
 }

@@ -152,7 +152,10 @@ static uintptr_t cursor_link_to_cur(const struct list_cursor *c, unsigned long h
 static void cursor_restart(struct list_cursor *c)
 {
 	c->prev_rh = c->start_rh;
-	c->prev = c->start ? c->start : lfht_view_bucket_(&c->ht->view, c->hash, &c->prev_rh);
+	/* Without a start, bound is hash's reverse (cursor_start()'s
+	 * callers). */
+	c->prev = c->start ? c->start
+			   : lfht_view_bucket_(&c->ht->view, c->hash, c->bound, &c->prev_rh);
 	/* Acquire (here and every ->next load of the cursor): pairs with the
 	 * CAS that stored the word (list_commit(), the release CASes of
 	 * lfht_list_add_bucket() and help_unlink()), so the successor's
@@ -243,6 +246,8 @@ static void cursor_init(struct list_cursor *c, struct cds_lfht *ht, unsigned lon
 {
 	*c = (struct list_cursor){ .ht = ht, .hash = hash, .start = start, .start_rh = start_rh,
 				   .bound = bound };
+	lfht_assert(start || bound == lfht_reverse_bits_(hash),
+		    "list.c: a walk from hash's bucket looks for hash's reverse");
 	cursor_restart(c);
 }
 

@@ -165,10 +165,10 @@ lfht_bucket_reverse_hash_(struct cds_lfht_view_ *view, const struct cds_lfht_nod
 	return ~0UL;
 }
 
-/* Where a search for hash starts: its bucket, and that bucket's reverse
- * hash in *reverse_hash. */
+/* Where a search for hash (whose reverse is key_rh) starts: its bucket,
+ * and that bucket's reverse hash in *reverse_hash. */
 static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *view,
-						      unsigned long hash,
+						      unsigned long hash, unsigned long key_rh,
 						      unsigned long *reverse_hash)
 {
 	/* Acquire: pairs with the release stores of size in grow_order()
@@ -187,7 +187,10 @@ static inline struct cds_lfht_node *lfht_view_bucket_(struct cds_lfht_view_ *vie
 	unsigned long region_len = rcu_atomic_load(&view->region_len, memory_order_relaxed);
 	unsigned long index = hash & (size - 1);
 
-	*reverse_hash = lfht_reverse_bits_(index);
+	/* The bucket's reverse hash, that of index = hash & (size - 1): the
+	 * top log2(size) bits of key_rh, the rest cleared (no second bit
+	 * reversal). */
+	*reverse_hash = key_rh & ~(~0UL >> __builtin_ctzl(size));
 	if (index - LFHT_REGION_FIRST_ < region_len)
 		return (struct cds_lfht_node *)(region + index * sizeof(lfht_bucket_word_));
 	return lfht_bucket_in_(orders, index);
@@ -293,12 +296,12 @@ static inline void lfht_lookup_inline_(struct cds_lfht *ht, unsigned long hash,
 				       struct cds_lfht_iter *iter)
 {
 	struct cds_lfht_view_ *view = (struct cds_lfht_view_ *)(void *)ht;
-	unsigned long holder;
-	struct cds_lfht_node *bucket = lfht_view_bucket_(view, hash, &holder);
+	unsigned long holder, reverse_hash = lfht_reverse_bits_(hash);
+	struct cds_lfht_node *bucket = lfht_view_bucket_(view, hash, reverse_hash, &holder);
 	uintptr_t first;
 
 	(void)lfht_load_next_(bucket, &first);
-	lfht_find_from_(view, first, holder, lfht_reverse_bits_(hash), match, key, iter);
+	lfht_find_from_(view, first, holder, reverse_hash, match, key, iter);
 }
 
 /* cds_lfht_next_duplicate(), inline for the same reason: the key's run
@@ -340,12 +343,11 @@ static inline void lfht_prefetch_node_(uintptr_t word)
 static inline void lfht_lookup_window_(struct cds_lfht_view_ *view,
 				       struct cds_lfht_node *const *buckets,
 				       const unsigned long *bucket_hashes, size_t m,
-				       const unsigned long *hashes, cds_lfht_match_fct match,
+				       const unsigned long *reverse_hashes, cds_lfht_match_fct match,
 				       const void *const *keys, struct cds_lfht_iter *iters)
 {
 	uintptr_t cur[LFHT_BATCH_WINDOW_];
 	unsigned long holders[LFHT_BATCH_WINDOW_];
-	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 	unsigned long walking = 0;
 	size_t k;
 
@@ -353,7 +355,6 @@ static inline void lfht_lookup_window_(struct cds_lfht_view_ *view,
 		(void)lfht_load_next_(buckets[k], &cur[k]);
 		holders[k] = bucket_hashes[k];
 		lfht_prefetch_node_(cur[k]);
-		reverse_hashes[k] = lfht_reverse_bits_(hashes[k]);
 		walking |= 1UL << k;
 	}
 	while (walking) {
@@ -385,15 +386,18 @@ static inline void lfht_lookup_batch_inline_(struct cds_lfht *ht, size_t n,
 	struct cds_lfht_view_ *view = (struct cds_lfht_view_ *)(void *)ht;
 	struct cds_lfht_node *buckets[LFHT_BATCH_WINDOW_];
 	unsigned long bucket_hashes[LFHT_BATCH_WINDOW_];
+	unsigned long reverse_hashes[LFHT_BATCH_WINDOW_];
 
 	for (size_t base = 0; base < n; base += LFHT_BATCH_WINDOW_) {
 		size_t m = n - base < LFHT_BATCH_WINDOW_ ? n - base : LFHT_BATCH_WINDOW_;
 
 		for (size_t k = 0; k < m; k++) {
-			buckets[k] = lfht_view_bucket_(view, hashes[base + k], &bucket_hashes[k]);
+			reverse_hashes[k] = lfht_reverse_bits_(hashes[base + k]);
+			buckets[k] = lfht_view_bucket_(view, hashes[base + k], reverse_hashes[k],
+						       &bucket_hashes[k]);
 			__builtin_prefetch(buckets[k]);
 		}
-		lfht_lookup_window_(view, buckets, bucket_hashes, m, hashes + base, match,
+		lfht_lookup_window_(view, buckets, bucket_hashes, m, reverse_hashes, match,
 				    keys + base, iters + base);
 	}
 }
