@@ -105,19 +105,18 @@ static void check_buckets(struct cds_lfht *ht, unsigned long size)
 {
 	for (unsigned long i = 0; i < size; i++) {
 		struct cds_lfht_node *bucket = lfht_bucket_at(ht, i);
-		unsigned long rh;
+		unsigned long i_rh = lfht_reverse_bits_(i), rh;
 
-		if (lfht_view_bucket_(&ht->view, i, lfht_reverse_bits_(i), &rh) != bucket)
-			check_failed(bucket, lfht_reverse_bits_(i),
+		if (lfht_view_bucket_(&ht->view, i, i_rh, &rh) != bucket)
+			check_failed(bucket, i_rh,
 				     "the region and the orders array disagree on a bucket");
-		if (rh != lfht_reverse_bits_(i))
-			check_failed(bucket, lfht_reverse_bits_(i),
-				     "a walk's start gets another bucket's reverse hash");
+		if (rh != i_rh)
+			check_failed(bucket, i_rh, "a walk's start gets another bucket's reverse hash");
 		/* Relaxed: the resize_lock holder's view; checked, not used. */
 		uintptr_t word = rcu_atomic_load(&bucket->next, memory_order_relaxed);
 
 		if (!lfht_is_bucket_(word) || lfht_is_removed_(word))
-			check_failed(bucket, lfht_reverse_bits_(i),
+			check_failed(bucket, i_rh,
 				     "a bucket below size is not a live bucket node of its index");
 	}
 }

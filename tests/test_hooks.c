@@ -10,6 +10,7 @@
  *   grace period (holding the table's resize lock and its own): the child
  *   finds every key, grows, shrinks and destroys its table within a bound;
  *   the parent's table then reaches its size with every key.
+ * - A destroy from an offline thread while the worker is paused mid-shrink.
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"
@@ -361,6 +362,60 @@ START_TEST(fork_with_worker_mid_shrink_child_grows_shrinks_destroys)
 }
 END_TEST
 
+/* ---- destroy from an offline thread during a shrink ---------------------- */
+
+#define OFFLINE_DESTROY_KEYS (1UL << 13)
+#define OFFLINE_DESTROY_MAX_ROUNDS 400
+
+/*
+ * cds_lfht_destroy() may be called offline (QSBR). Its emptiness walk must
+ * still hold up a shrink the worker finishes meanwhile: the shrink frees
+ * bucket tables after a grace period, which an offline thread's read-side
+ * section (empty in QSBR) does not delay. Each round grows a table and
+ * empties it; the hook pauses the worker after the first order of the
+ * shrink (size halved, the tables above the final size not yet freed)
+ * until this thread, offline, releases it and destroys the table at once,
+ * so that every destroy meets a shrink in progress (a first form looked
+ * for the size's first fall and counted the rounds that met one: 0 of 12
+ * in one debug run of mb). ThreadSanitizer once saw the walk race the free
+ * (tests/urcu-style, which destroys offline).
+ */
+START_TEST(destroy_from_an_offline_thread_during_a_shrink_is_safe)
+{
+	double end = test_now() + test_stress_seconds();
+	unsigned long rounds = 0;
+
+	while (rounds < OFFLINE_DESTROY_MAX_ROUNDS && (rounds < 5 || test_now() < end)) {
+		struct cds_lfht *ht;
+		struct test_size_goal grown;
+
+		/* Armed before the table, and so its worker, exists (the last
+		 * round's stopped with its destroy): the worker never reads
+		 * the hook while it changes. */
+		arm_pause("shrink", 1);
+		ht = new_auto_table();
+		grown = (struct test_size_goal){ ht, OFFLINE_DESTROY_KEYS / 8, ~0UL };
+		test_fill(ht, 0, OFFLINE_DESTROY_KEYS);
+		ck_assert(test_wait_until(test_size_reached, &grown, WAIT_SECONDS));
+		ck_assert_uint_eq(test_del_all(ht), OFFLINE_DESTROY_KEYS);
+		test_offline();
+		ck_assert_msg(test_wait_until(worker_paused, NULL, WAIT_SECONDS),
+			      "no shrink after emptying: %lu buckets", lfht_nr_buckets(ht));
+		/* Relaxed: as in the hook. */
+		rcu_atomic_store(&pause_at.release, 1, memory_order_relaxed);
+		ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
+		test_online();
+		rounds++;
+	}
+	test_offline();
+	rcu_barrier();
+	test_online();
+	lfht_test_step_hook_ = NULL;
+	fprintf(stderr, "[%s] %lu tables destroyed offline, each mid-shrink\n",
+		TEST_FLAVOUR_NAME, rounds);
+}
+END_TEST
+
 /* This binary's own list of tests: the test binaries' mains are alike in
  * form only. */
 int main(void)
@@ -372,5 +427,6 @@ int main(void)
 	TEST_ADD(s, fork_with_worker_idle_child_grows_shrinks_destroys, 120);
 	TEST_ADD(s, fork_with_worker_mid_grow_child_grows_shrinks_destroys, 120);
 	TEST_ADD(s, fork_with_worker_mid_shrink_child_grows_shrinks_destroys, 120);
+	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
 	return test_main(s);
 }

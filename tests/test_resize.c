@@ -5,8 +5,7 @@
  * max_nr_buckets], nodes stay findable across grow and shrink, auto-resize
  * grows (and with accounting shrinks) within bounds, and a resize worker
  * that cannot be created leaves the table correct; growing, by hand or by
- * the worker, never waits for a reader; a destroy from an offline thread
- * may meet a shrink in progress. The invariant checker
+ * the worker, never waits for a reader. The invariant checker
  * (lfht/check.c) looks at the table after every resize.
  */
 #define _GNU_SOURCE
@@ -251,96 +250,6 @@ START_TEST(shrink_waits_for_the_deletes_to_pause)
 		      (shrunk_at - started) * 1e3);
 	test_empty_and_destroy(ht);
 	lfht_test_step_hook_ = NULL;
-}
-END_TEST
-
-/* ---- destroy from an offline thread during a shrink ---------------------- */
-
-#define OFFLINE_DESTROY_KEYS (1UL << 13)
-#define OFFLINE_DESTROY_MAX_ROUNDS 400
-
-/* The worker, held after its first shrink step of a round until the test
- * lets it go (or 20 s pass: a failed test must not leave it spinning). */
-static struct {
-	_Atomic(int) armed, paused, go;
-} shrink_hold;
-
-static void hold_first_shrink_step(struct cds_lfht *ht, const char *step)
-{
-	int armed = 1;
-	double give_up = test_now() + 20.0;
-
-	(void)ht;
-	/* Relaxed (all): flags between this hook and the test thread, each
-	 * polled until seen; the table is read under its own rules. */
-	if (strcmp(step, "shrink") != 0 ||
-	    !rcu_atomic_cas(&shrink_hold.armed, &armed, 0, memory_order_relaxed,
-			    memory_order_relaxed))
-		return;
-	rcu_atomic_store(&shrink_hold.paused, 1, memory_order_relaxed);
-	while (!rcu_atomic_load(&shrink_hold.go, memory_order_relaxed) && test_now() < give_up)
-		test_spin_pause();
-}
-
-static bool worker_held(void *arg)
-{
-	(void)arg;
-	/* Relaxed: as above. */
-	return rcu_atomic_load(&shrink_hold.paused, memory_order_relaxed) != 0;
-}
-
-/*
- * cds_lfht_destroy() may be called offline (QSBR). Its emptiness walk must
- * still hold up a shrink the worker finishes meanwhile: the shrink frees
- * bucket tables after a grace period, which an offline thread's read-side
- * section (empty in QSBR) does not delay. Each round grows a table and
- * empties it; the hook holds the worker after the first order of the
- * shrink (size halved, the tables above the final size not yet freed)
- * until this thread, offline, lets it go and destroys the table at once,
- * so that every destroy meets a shrink in progress (before, the test
- * looked for the size's first fall and counted the rounds that met one:
- * 0 of 12 in one debug run of mb). ThreadSanitizer once saw the walk race
- * the free (tests/urcu-style, which destroys offline). The hook is set
- * before the first table (and the worker) exists and cleared after the
- * last destroy.
- */
-START_TEST(destroy_from_an_offline_thread_during_a_shrink_is_safe)
-{
-	double end = test_now() + test_stress_seconds();
-	unsigned long rounds = 0;
-
-	lfht_test_step_hook_ = hold_first_shrink_step;
-	while (rounds < OFFLINE_DESTROY_MAX_ROUNDS && (rounds < 5 || test_now() < end)) {
-		int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
-		struct cds_lfht *ht;
-		struct test_size_goal grown;
-
-		/* Relaxed: as in the hook; the worker reads them at the
-		 * shrink, after the deletes have woken it. */
-		rcu_atomic_store(&shrink_hold.paused, 0, memory_order_relaxed);
-		rcu_atomic_store(&shrink_hold.go, 0, memory_order_relaxed);
-		rcu_atomic_store(&shrink_hold.armed, 1, memory_order_relaxed);
-		ht = cds_lfht_new(1, 1, 0, flags, NULL);
-		ck_assert_ptr_nonnull(ht);
-		grown = (struct test_size_goal){ ht, OFFLINE_DESTROY_KEYS / 8, ~0UL };
-		test_fill(ht, 0, OFFLINE_DESTROY_KEYS);
-		ck_assert(test_wait_until(test_size_reached, &grown, 20.0));
-		ck_assert_uint_eq(test_del_all(ht), OFFLINE_DESTROY_KEYS);
-		test_offline();
-		ck_assert_msg(test_wait_until(worker_held, NULL, 20.0),
-			      "no shrink 20 s after emptying: %lu buckets", lfht_nr_buckets(ht));
-		/* Relaxed: as in the hook. */
-		rcu_atomic_store(&shrink_hold.go, 1, memory_order_relaxed);
-		ck_assert_int_eq(cds_lfht_destroy(ht, NULL), 0);
-		test_online();
-		rounds++;
-	}
-	test_offline();
-	rcu_barrier();
-	test_online();
-	lfht_test_step_hook_ = NULL;
-	fprintf(stderr, "[%s] %lu tables destroyed offline, each mid-shrink\n",
-		TEST_FLAVOUR_NAME, rounds);
 }
 END_TEST
 
@@ -809,7 +718,6 @@ int main(void)
 	TEST_ADD(s, auto_resize_never_exceeds_max_buckets, 60);
 	TEST_ADD(s, auto_resize_with_accounting_shrinks_when_emptied, 60);
 	TEST_ADD(s, shrink_waits_for_the_deletes_to_pause, 60);
-	TEST_ADD(s, destroy_from_an_offline_thread_during_a_shrink_is_safe, 60);
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
 	TEST_ADD(s, large_bucket_tables_live_in_the_region_and_a_shrink_gives_them_back, 30);
 	TEST_ADD(s, a_refused_region_leaves_every_table_to_the_allocator, 30);
