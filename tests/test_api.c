@@ -6,6 +6,9 @@
  * del race lives here too (it pins del's return value).
  */
 #define _GNU_SOURCE
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "lfht_test.h"
 #include "test_density.h"
 
@@ -1079,6 +1082,86 @@ START_TEST(count_nodes_split_counts_track_adds_and_dels_with_accounting)
 }
 END_TEST
 
+/*
+ * Split counts with more updaters than owned counters (lfht/count.c): a
+ * table gives each registry number up to count_owned() a counter that only
+ * its holder changes, with a plain load and store; the other threads add
+ * to per-CPU counters. count_owned() + 4 threads registered at once, in
+ * waves whose numbers the next wave takes over,
+ * each add their own keys, delete every other one, and (under contention
+ * on 2 CPUs, with preemption between a load and its store) the sums must
+ * still be exact. Two holders of one counter would lose counts here.
+ */
+#define COUNT_WAVES 3
+#define COUNT_KEYS 8000
+
+static struct cds_lfht *count_table;
+static unsigned count_nr_owned;
+static pthread_barrier_t count_registered;
+static _Atomic unsigned count_owned_seen, count_unowned_seen;
+
+/* The owned counters of a table, as lfht/count.c sizes them: twice the
+ * CPUs rounded up to a power of two, at least 8. */
+static unsigned count_owned(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned nr = 1;
+
+	while ((long)nr < cpus && nr < 4096)
+		nr <<= 1;
+	return 2 * nr < 8 ? 8 : 2 * nr;
+}
+
+static void *count_user(void *arg)
+{
+	uint64_t base = (uint64_t)(uintptr_t)arg * COUNT_KEYS;
+	unsigned slot;
+
+	rcu_register_thread();
+	slot = rcu_flavour.thread_slot();
+	/* Every user of the wave registered: their numbers are all taken. */
+	pthread_barrier_wait(&count_registered);
+	rcu_atomic_add(slot != 0 && slot <= count_nr_owned ? &count_owned_seen : &count_unowned_seen, 1,
+		       memory_order_relaxed);
+	test_fill(count_table, base, base + COUNT_KEYS);
+	test_del_keys(count_table, base, base + COUNT_KEYS, 2);
+	test_leave_read_sections();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+START_TEST(split_counts_stay_exact_with_more_updaters_than_owned_counters)
+{
+	unsigned nr_users = (count_nr_owned = count_owned()) + 4;
+	pthread_t *users = calloc(nr_users, sizeof(*users));
+	unsigned long nr = (unsigned long)COUNT_WAVES * nr_users * COUNT_KEYS / 2;
+
+	ck_assert_ptr_nonnull(users);
+	count_table = test_new_table(1, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL, 0);
+	ck_assert_int_eq(pthread_barrier_init(&count_registered, NULL, nr_users), 0);
+	test_offline();
+	for (unsigned w = 0; w < COUNT_WAVES; w++) {
+		for (unsigned i = 0; i < nr_users; i++)
+			test_start(&users[i], count_user, (void *)(uintptr_t)(w * nr_users + i));
+		for (unsigned i = 0; i < nr_users; i++)
+			test_join(users[i]);
+	}
+	test_online();
+	free(users);
+	ck_assert_int_eq(pthread_barrier_destroy(&count_registered), 0);
+#if !defined(TEST_FLAVOUR_BP)
+	/* Both kinds of counter did work (bp's threads hold no numbers). */
+	ck_assert_uint_gt(rcu_atomic_load(&count_owned_seen, memory_order_relaxed), 0);
+#endif
+	ck_assert_uint_gt(rcu_atomic_load(&count_unowned_seen, memory_order_relaxed), 0);
+	expect_counts(count_table, nr, (long)nr);
+	ck_assert_uint_eq(test_del_all(count_table), nr);
+	expect_counts(count_table, 0, 0);
+	ck_assert_int_eq(cds_lfht_destroy(count_table, NULL), 0);
+	rcu_barrier();
+}
+END_TEST
+
 START_TEST(node_init_leaves_node_usable_and_nodes_are_reclaimed)
 {
 	struct cds_lfht *ht = test_new_table(2, 0, NULL, 10);
@@ -1255,6 +1338,7 @@ int main(void)
 	TEST_ADD(s, iter_get_node_gives_the_node_of_lookup_and_first, 30);
 	TEST_ADD(s, count_nodes_is_exact_and_split_counts_zero_without_accounting, 30);
 	TEST_ADD(s, count_nodes_split_counts_track_adds_and_dels_with_accounting, 30);
+	TEST_ADD(s, split_counts_stay_exact_with_more_updaters_than_owned_counters, 60);
 	TEST_ADD(s, node_init_leaves_node_usable_and_nodes_are_reclaimed, 30);
 	TEST_ADD(s, lookup_batch_gives_what_single_lookups_give, 30);
 	TEST_ADD(s, node_init_deleted_reads_deleted_and_del_replace_return_enoent, 30);

@@ -127,7 +127,7 @@ enum {
 	 * #CDS_LFHT_ACCOUNTING, shrink it when the load falls), in the resize
 	 * worker (see cds_lfht_new()). cds_lfht_resize() still works. */
 	CDS_LFHT_AUTO_RESIZE = (1U << 0),
-	/** Keep split (per-CPU) counts of the nodes: needed by
+	/** Keep split (per-thread and per-CPU) counts of the nodes: needed by
 	 * cds_lfht_count_nodes() to report counts, and, with
 	 * #CDS_LFHT_AUTO_RESIZE, for the table to shrink as well as grow. */
 	CDS_LFHT_ACCOUNTING = (1U << 1),

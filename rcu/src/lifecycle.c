@@ -160,6 +160,15 @@ static unsigned lifecycle_thread_state(void)
 	       (call_rcu_in_callback() ? RCU_THREAD_IN_CALLBACK : 0U);
 }
 
+/* rcu_flavour.thread_slot: the registry slot (registry.c) the calling
+ * thread claimed when it registered. bp: 0, as a reader that joined on its
+ * first read gets its slot from another thread (the lock holder that takes
+ * it onto the list), with nothing ordering that store before its reads. */
+static unsigned lifecycle_thread_slot(void)
+{
+	return FLAVOUR_JOINS_IMPLICITLY || !self_reader.registered ? 0U : self_reader.poll_slot;
+}
+
 /* The flavour object (rcu/flavour.h). The quiescent-state ops are QSBR's
  * exported functions or memb's no-op (internal.h). */
 const struct rcu_flavour rcu_flavour = {
@@ -176,4 +185,5 @@ const struct rcu_flavour rcu_flavour = {
 	.call_rcu = RCU_SYM_(call_rcu),
 	.barrier = RCU_SYM_(barrier),
 	.thread_state = lifecycle_thread_state,
+	.thread_slot = lifecycle_thread_slot,
 };

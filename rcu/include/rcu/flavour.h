@@ -95,6 +95,15 @@ struct rcu_flavour {
 	void (*barrier)(void);
 	/* The RCU_THREAD_* bits of the calling thread; no side effect. */
 	unsigned (*thread_state)(void);
+	/*
+	 * The calling thread's slot in the flavour's registry: a number from
+	 * 1 that no other thread registered with this flavour holds until
+	 * this one unregisters, or 0 (not registered, no slot free, or bp,
+	 * whose threads join without the lock). A new holder of a number
+	 * registers after the last one unregistered (the registry's lock
+	 * orders them). No side effect.
+	 */
+	unsigned (*thread_slot)(void);
 };
 
 /*
