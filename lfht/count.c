@@ -48,9 +48,10 @@ struct lfht_counters {
 	size_t raw_size;
 };
 
-/* Owned slots per table: at least 8, so that the library's own threads
- * (the main thread, the call_rcu and resize workers) leave numbers for the
- * application's, and twice the CPUs. */
+/* Owned slots per table: one per CPU, and at least 8, so that on small
+ * machines the library's own threads (the call_rcu and resize workers) and
+ * a main thread leave numbers for the application's. A slot is 128 bytes:
+ * with the CPU slots, 2 * 128 bytes per CPU. */
 #define COUNT_MIN_OWNED 8
 
 int lfht_counters_create(struct cds_lfht *ht)
@@ -63,7 +64,7 @@ int lfht_counters_create(struct cds_lfht *ht)
 		nr_cpus = 1;
 	while (nr < (unsigned long)nr_cpus && nr < 4096)
 		nr <<= 1;
-	nr_owned = 2 * nr < COUNT_MIN_OWNED ? COUNT_MIN_OWNED : 2 * nr;
+	nr_owned = nr < COUNT_MIN_OWNED ? COUNT_MIN_OWNED : nr;
 	c = lfht_zalloc(ht, sizeof(*c));
 	if (!c)
 		return -ENOMEM;

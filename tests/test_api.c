@@ -1100,8 +1100,8 @@ static unsigned count_nr_owned;
 static pthread_barrier_t count_registered;
 static _Atomic unsigned count_owned_seen, count_unowned_seen;
 
-/* The owned counters of a table, as lfht/count.c sizes them: twice the
- * CPUs rounded up to a power of two, at least 8. */
+/* The owned counters of a table, as lfht/count.c sizes them: the CPUs
+ * rounded up to a power of two, at least 8. */
 static unsigned count_owned(void)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -1109,7 +1109,7 @@ static unsigned count_owned(void)
 
 	while ((long)nr < cpus && nr < 4096)
 		nr <<= 1;
-	return 2 * nr < 8 ? 8 : 2 * nr;
+	return nr < 8 ? 8 : nr;
 }
 
 static void *count_user(void *arg)
