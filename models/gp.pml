@@ -24,14 +24,22 @@
  * The includer defines NR (2: the drainer is written for two readers),
  * GP_INIT, GP_STEP and fence_all_readers(). Mutants of the updater, named
  * in the includers' headers: MUTANT_NO_GP_FENCE, MUTANT_NO_SLEEP_FENCE,
- * MUTANT_NO_RESCAN. With -DPOLL the updater below gives way to poll.pml's
- * polled grace periods (rcu_retire()), against the same readers.
+ * MUTANT_NO_RESCAN, MUTANT_LATE_TARGET (wait_target stored after the
+ * fence and the rescan, just before the sleep: a reader that passed its
+ * fence after the updater's may see -1 with the old target, find it held
+ * nothing up and not wake the updater). With -DPOLL the updater below gives way to poll.pml's
+ * polled grace periods (rcu_retire()), against the same readers. With
+ * -DADVANCE a poll's counter increment runs beside the updater (at any
+ * point), so the counter may move past the target it sleeps for, and the
+ * readers' wake test (against wait_target, gp.c note 5) is checked for
+ * lost wake-ups there.
  */
 
 #define POISON	2
 
 byte gp_ctr = GP_INIT;		/* self_gp.ctr */
 short futex;			/* self_gp.futex: 0 or -1 */
+byte wait_target;		/* self_gp.wait_target */
 byte rctr[NR];			/* each reader's ctr slot, in memory */
 bit rb_full[NR];		/* each reader's buffered slot store */
 byte rb_val[NR];
@@ -173,7 +181,12 @@ inline wait_for_readers(pending, target, i, c)
 		fi;
 		if
 		:: skip		/* spins < GP_SPINS: rescan */
-		:: W_STORE(wb_futex_full, futex, wb_futex_val, -1);
+		:: /* wait_target = target (relaxed), published by the
+		    * release store of -1: in memory before it. */
+#ifndef MUTANT_LATE_TARGET
+			wait_target = target;
+#endif
+			W_STORE(wb_futex_full, futex, wb_futex_val, -1);
 #ifndef MUTANT_NO_SLEEP_FENCE
 			fence_all_readers();
 #endif
@@ -186,6 +199,9 @@ inline wait_for_readers(pending, target, i, c)
 				break
 			:: else
 			fi;
+#ifdef MUTANT_LATE_TARGET
+			wait_target = target;
+#endif
 			futex_wait()
 		fi
 	od
@@ -213,6 +229,16 @@ active proctype updater()
 	wait_for_readers(pending, target, i, c);
 	gp_done = 1;
 	W_STORE(wb_obj_full, obj, wb_obj_val, POISON)
+}
+#endif
+
+#ifdef ADVANCE
+/* A poll's advance (gp_poll_advance(), rcu_retire()): one more seq_cst
+ * increment of the counter, at any point, so that it may pass the target
+ * the updater sleeps for; the readers' wake test must still wake it. */
+active proctype advancer()
+{
+	atomic { gp_ctr = gp_ctr + GP_STEP }
 }
 #endif
 

@@ -16,9 +16,10 @@
  *   lock:   c = own ctr; if (c & 0xffff) == 0: ctr = load(gp.ctr) + 1,
  *           else ctr = c + 1; then the reader fence.
  *   unlock: c = own ctr; if (c & 0xffff) == 1: ctr = 0 (release), reader
- *           fence, load futex; on -1 load it again (acquire) and gp.ctr,
- *           and wake_writer_() if still -1 and c < gp.ctr (the section
- *           began before the increment: rcu_ctr_holds_up_gp_()); else
+ *           fence, load futex; on -1 load it again (acquire) and the
+ *           target the updater sleeps for (wait_target), and
+ *           wake_writer_() if still -1 and c < wait_target (the section
+ *           began before that increment: rcu_ctr_holds_up_gp_()); else
  *           ctr = c - 1.
  *   gp:     gp.ctr += STEP (seq_cst), membarrier, scan for
  *           ctr == 0 || ctr >= target; sleep as in gp.pml.
@@ -61,11 +62,12 @@
  *                            section's last load may run after it (written
  *                            out in reader 1): the updater frees what the
  *                            reader is still reading;
- *   MUTANT_EARLY_CTR_LOAD    the unlock loads gp.ctr for its wake test
- *                            before it stores ctr = 0: it may compare with
- *                            the counter before the increment, decide it
- *                            holds nothing up and not wake the updater
- *                            that sleeps waiting for it (lost wake-up).
+ *   MUTANT_EARLY_CTR_LOAD    the unlock loads wait_target for its wake
+ *                            test before it stores ctr = 0: it may compare
+ *                            with the target before the updater stored it,
+ *                            decide it holds nothing up and not wake the
+ *                            updater that sleeps waiting for it (lost
+ *                            wake-up).
  */
 
 #define NR	2
@@ -127,7 +129,7 @@ inline read_unlock(me, c, s, g)
 	:: c % STEP == 1 ->
 		s = c;
 #ifdef MUTANT_EARLY_CTR_LOAD
-		g = gp_ctr;
+		g = wait_target;
 #endif
 #ifdef MUTANT_UNLOCK_FUTEX_FIRST
 		c = futex;
@@ -144,7 +146,7 @@ inline read_unlock(me, c, s, g)
 			 * then the counter. */
 			c = futex;
 #ifndef MUTANT_EARLY_CTR_LOAD
-			g = gp_ctr;
+			g = wait_target;
 #endif
 			if
 			:: c == -1 && s < g -> wake_writer(me, c)

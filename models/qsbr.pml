@@ -43,7 +43,11 @@
  *                            store and futex load pass each other, the
  *                            updater sleeps for ever while reader 0 keeps
  *                            announcing;
- *   MUTANT_QS_NO_WAKE        quiescent_state() never wakes the updater.
+ *   MUTANT_QS_NO_WAKE        quiescent_state() never wakes the updater;
+ *   MUTANT_WAKE_BY_NEW_SLOT  quiescent_state()'s wake test compares the
+ *                            slot it just stored, not the one before,
+ *                            with wait_target: it never holds it up, so
+ *                            nobody wakes the updater.
  */
 
 #define NR	2
@@ -63,45 +67,51 @@ inline reader_fence(me)
 }
 
 /* After a slot store: a sleeping updater is woken by the reader that lets
- * it go. */
-inline check_futex(me, c)
+ * it go: rcu_qsbr_holds_up_gp_(old), old the slot before the store (the
+ * acquire load of futex, then wait_target). */
+inline check_futex(me, c, old)
 {
 	c = futex;
 	if
-	:: c == -1 -> wake_writer(me, c)
+	:: c == -1 && old < wait_target -> wake_writer(me, c)
 	:: else
 	fi;
 	c = 0
 }
 
-inline quiescent_state(me, c, g)
+inline quiescent_state(me, c, g, old)
 {
 	g = gp_ctr;			/* acquire */
-	r_load_own(me, c);
+	r_load_own(me, old);
 	if
-	:: c != g ->
+	:: old != g ->
 		r_store(me, g);		/* release */
 #ifndef MUTANT_QS_NO_FENCE
 		reader_fence(me);
 #endif
-#ifndef MUTANT_QS_NO_WAKE
-		check_futex(me, c)
-#else
+#ifdef MUTANT_QS_NO_WAKE
 		skip
+#elif defined(MUTANT_WAKE_BY_NEW_SLOT)
+		check_futex(me, c, g)
+#else
+		check_futex(me, c, old)
 #endif
 	:: else
 	fi;
 	c = 0;
-	g = 0
+	g = 0;
+	old = 0
 }
 
-inline thread_offline(me, c)
+inline thread_offline(me, c, old)
 {
+	r_load_own(me, old);
 	r_store(me, 0);			/* release */
 #ifndef MUTANT_OFFLINE_NO_FENCE
 	reader_fence(me);
 #endif
-	check_futex(me, c)
+	check_futex(me, c, old);
+	old = 0
 }
 
 inline thread_online(me, g)
@@ -126,7 +136,7 @@ inline read_obj(p, v)
 active proctype reader0()
 {
 	short c;
-	byte g;
+	byte g, old;
 	bit p;
 	byte v;
 
@@ -136,21 +146,21 @@ active proctype reader0()
 	do
 	:: p = ptr;
 		read_obj(p, v);
-		quiescent_state(0, c, g)
+		quiescent_state(0, c, g, old)
 	:: gp_done -> break
 	od;
-	thread_offline(0, c)
+	thread_offline(0, c, old)
 }
 
 active proctype reader1()
 {
 	short c;
-	byte g;
+	byte g, old;
 	bit p;
 	byte v;
 
 	thread_online(1, g);
 	p = ptr;
 	read_obj(p, v);
-	thread_offline(1, c)
+	thread_offline(1, c, old)
 }

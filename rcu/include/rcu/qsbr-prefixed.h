@@ -37,6 +37,22 @@ RCU_API void rcu_qsbr_thread_online(void);
 RCU_TSAN_FENCES_BEGIN_
 
 /*
+ * After the slot store and the fence: whether a grace period sleeps waiting
+ * for a counter that old, the slot's value before the store, held up
+ * (src/gp.c, note 5). A slot at or past that counter held nothing up, so
+ * the counter moving on (polls) wakes nobody for nothing.
+ */
+static inline bool rcu_qsbr_holds_up_gp_(uint64_t old)
+{
+	/* Acquire: pairs with the release store of futex = -1 in
+	 * gp_wait_for_readers(), so wait_target is that grace period's (or a
+	 * later one's); ordered after the slot store by the fence (note 5). */
+	return rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_acquire) == -1 &&
+	       /* Relaxed: ordered by the acquire above. */
+	       old < rcu_atomic_load(&rcu_qsbr_gp_.wait_target, memory_order_relaxed);
+}
+
+/*
  * Announce a quiescent state: publish the grace-period counter into this
  * thread's slot. Cheap when no grace period began since the last one.
  */
@@ -49,7 +65,9 @@ static inline void rcu_qsbr_quiescent_state_inline_(void)
 	uint64_t g = rcu_atomic_load(&rcu_qsbr_gp_.ctr, memory_order_acquire);
 
 	/* Relaxed: the thread's own slot; only it stores there. */
-	if (rcu_atomic_load(&r->ctr, memory_order_relaxed) == g)
+	uint64_t old = rcu_atomic_load(&r->ctr, memory_order_relaxed);
+
+	if (old == g)
 		return;
 	/* Release: reads before this quiescent state are done before a grace
 	 * period sees it; pairs with the acquire scan in registry_sweep()
@@ -61,14 +79,15 @@ static inline void rcu_qsbr_quiescent_state_inline_(void)
 	 * gp_run() and after the futex store in gp_wait_for_readers()
 	 * (src/gp.c, notes 3 and 5). */
 	rcu_fence(memory_order_seq_cst);
-	/* Relaxed: ordered after the slot store by the fence (note 5). */
-	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
+	if (rcu_qsbr_holds_up_gp_(old))
 		rcu_qsbr_wake_writer_();
 }
 
 static inline void rcu_qsbr_thread_offline_inline_(void)
 {
 	struct rcu_reader_ *r = &rcu_qsbr_reader_;
+	/* Relaxed: the thread's own slot. */
+	uint64_t old = rcu_atomic_load(&r->ctr, memory_order_relaxed);
 
 	/* Release: pairs with the acquire scan in registry_sweep()
 	 * (src/registry.c; src/gp.c, note 4). */
@@ -77,8 +96,7 @@ static inline void rcu_qsbr_thread_offline_inline_(void)
 	 * fence of flavour_fence_all_readers() after the futex store in
 	 * gp_wait_for_readers() (src/gp.c, note 5). */
 	rcu_fence(memory_order_seq_cst);
-	/* Relaxed: ordered after the slot store by the fence (note 5). */
-	if (rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_relaxed) == -1)
+	if (rcu_qsbr_holds_up_gp_(old))
 		rcu_qsbr_wake_writer_();
 }
 

@@ -74,6 +74,11 @@ struct rcu_gp_ {
 	 * start-up. mb: always 1 (its readers fence without looking). Unused
 	 * by QSBR. */
 	RCU_ATOMIC_(int32_t) use_fences;
+	/* The counter the grace period that sleeps on futex waits for,
+	 * stored before each -1 (src/gp.c, note 5): a reader wakes that
+	 * updater only if it held this target up. Polls (rcu_retire()) move
+	 * ctr past it while the updater sleeps. */
+	RCU_ATOMIC_(uint64_t) wait_target;
 };
 
 /*
@@ -188,7 +193,7 @@ static inline bool rcu_ctr_holds_up_gp_(uint64_t c, struct rcu_gp_ *gp)
 	if (rcu_atomic_load(&gp->futex, memory_order_acquire) != -1)
 		return false;
 	/* Relaxed: ordered by the acquire above. */
-	return c < rcu_atomic_load(&gp->ctr, memory_order_relaxed);
+	return c < rcu_atomic_load(&gp->wait_target, memory_order_relaxed);
 }
 
 /* rcu_read_unlock(); wake is the flavour's wake_writer_(). */
