@@ -61,9 +61,9 @@
  *     them made the updater fence and rescan once per section ended (a
  *     hundred times a grace period with two busy readers), and, compared
  *     with the counter itself, which polls (rcu_retire(), note 8) move on
- *     while the updater sleeps, once per poll: 17-30 thousand context
+ *     while the updater sleeps, once per poll: 11-30 thousand context
  *     switches a second with 2 readers and 2 retiring writers on 2 CPUs
- *     (lfht-bench pool-replace), 1.3-1.5 thousand with wait_target.
+ *     (lfht-bench pool-replace), 1.1-1.5 thousand with wait_target.
  *
  *  6. Sharing. Callers take a ticket with a release fetch_add on
  *     gp_requested; the caller that runs a grace period loads the newest

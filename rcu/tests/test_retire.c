@@ -295,7 +295,7 @@ static void *synchronize_counting_sleeps(void *arg)
  * read-side section (memb, bp, mb) or announces a quiescent state (QSBR).
  * A reader wakes the sleeper only if it held that target up (gp.c note 5,
  * wait_target): compared with the counter instead, every poll woke it for
- * nothing (17-30 thousand context switches a second in lfht-bench's
+ * nothing (11-30 thousand context switches a second in lfht-bench's
  * pools).
  */
 START_TEST(polls_beside_a_sleeping_grace_period_do_not_wake_it)
