@@ -67,7 +67,7 @@ inline reader_fence(me)
 }
 
 /* After a slot store: a sleeping updater is woken by the reader that lets
- * it go: rcu_qsbr_holds_up_gp_(old), old the slot before the store (the
+ * it go: rcu_ctr_holds_up_gp_(old), old the slot before the store (the
  * acquire load of futex, then wait_target). */
 inline check_futex(me, c, old)
 {

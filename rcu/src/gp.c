@@ -55,9 +55,9 @@
  *     wakes only if it held up the counter the updater waits for,
  *     wait_target, stored before the -1 (the -1 store is release, the
  *     reader's load of it acquire, so it compares with that target or a
- *     later grace period's): a memb, bp or mb section that began before it
- *     (rcu_ctr_holds_up_gp_()), a QSBR slot below it before the store
- *     (rcu_qsbr_holds_up_gp_()). Others are not waited for: waking for
+ *     later grace period's; rcu_ctr_holds_up_gp_()): a memb, bp or mb
+ *     section that began before it, a QSBR slot below it before the store.
+ *     Others are not waited for: waking for
  *     them made the updater fence and rescan once per section ended (a
  *     hundred times a grace period with two busy readers), and, compared
  *     with the counter itself, which polls (rcu_retire(), note 8) move on
@@ -203,10 +203,9 @@ static void gp_wait_for_readers(uint64_t target)
 		/* Relaxed: published by the release store below. */
 		rcu_atomic_store(&self_gp.wait_target, target, memory_order_relaxed);
 		/* Release: pairs with the acquire reload in
-		 * rcu_ctr_holds_up_gp_() (rcu/reader.h) and the acquire load in
-		 * rcu_qsbr_holds_up_gp_(): a reader that sees -1 sees target
-		 * in wait_target (or a later grace period's). Ordered before the
-		 * rescan by the fence below. */
+		 * rcu_ctr_holds_up_gp_() (rcu/reader.h): a reader that sees -1
+		 * sees target in wait_target (or a later grace period's).
+		 * Ordered before the rescan by the fence below. */
 		rcu_atomic_store(&self_gp.futex, -1, memory_order_release);
 		/* Pairs with the readers' fence between slot store and futex
 		 * load (note 5). */

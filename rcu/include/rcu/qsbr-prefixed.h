@@ -37,22 +37,6 @@ RCU_API void rcu_qsbr_thread_online(void);
 RCU_TSAN_FENCES_BEGIN_
 
 /*
- * After the slot store and the fence: whether a grace period sleeps waiting
- * for a counter that old, the slot's value before the store, held up
- * (src/gp.c, note 5). A slot at or past that counter held nothing up, so
- * the counter moving on (polls) wakes nobody for nothing.
- */
-static inline bool rcu_qsbr_holds_up_gp_(uint64_t old)
-{
-	/* Acquire: pairs with the release store of futex = -1 in
-	 * gp_wait_for_readers(), so wait_target is that grace period's (or a
-	 * later one's); ordered after the slot store by the fence (note 5). */
-	return rcu_atomic_load(&rcu_qsbr_gp_.futex, memory_order_acquire) == -1 &&
-	       /* Relaxed: ordered by the acquire above. */
-	       old < rcu_atomic_load(&rcu_qsbr_gp_.wait_target, memory_order_relaxed);
-}
-
-/*
  * Announce a quiescent state: publish the grace-period counter into this
  * thread's slot. Cheap when no grace period began since the last one.
  */
@@ -79,7 +63,10 @@ static inline void rcu_qsbr_quiescent_state_inline_(void)
 	 * gp_run() and after the futex store in gp_wait_for_readers()
 	 * (src/gp.c, notes 3 and 5). */
 	rcu_fence(memory_order_seq_cst);
-	if (rcu_qsbr_holds_up_gp_(old))
+	/* A grace period asleep for a target that old, the slot before the
+	 * store, held up (a slot at or past it held nothing up: polls that
+	 * moved the counter on wake nobody for nothing). */
+	if (rcu_ctr_holds_up_gp_(old, &rcu_qsbr_gp_))
 		rcu_qsbr_wake_writer_();
 }
 
@@ -96,7 +83,8 @@ static inline void rcu_qsbr_thread_offline_inline_(void)
 	 * fence of flavour_fence_all_readers() after the futex store in
 	 * gp_wait_for_readers() (src/gp.c, note 5). */
 	rcu_fence(memory_order_seq_cst);
-	if (rcu_qsbr_holds_up_gp_(old))
+	/* As in rcu_qsbr_quiescent_state_inline_(). */
+	if (rcu_ctr_holds_up_gp_(old, &rcu_qsbr_gp_))
 		rcu_qsbr_wake_writer_();
 }
 

@@ -179,21 +179,22 @@ static inline void rcu_ctr_read_lock_outermost_(struct rcu_reader_ *r,
 }
 
 /*
- * The unlock's slow path, a writer asleep: whether the section that began
- * with snapshot c may hold up its grace period. A section that began after
- * the grace period's increment snapshot the new counter and is not waited
- * for, so it does not wake the writer (each wake costs the writer a rescan
- * and a fence_all_readers() before it sleeps again).
+ * After a slot store and the fence, a writer asleep: whether c held up the
+ * target its grace period waits for: the snapshot of a section that
+ * unlock ends (memb, bp, mb), or a QSBR slot's value before a quiescent
+ * state or going offline. A section that began after the grace period's
+ * increment, or a slot already at its target, is not waited for, so it
+ * does not wake the writer (each wake costs the writer a rescan and a
+ * fence_all_readers() before it sleeps again).
  */
 static inline bool rcu_ctr_holds_up_gp_(uint64_t c, struct rcu_gp_ *gp)
 {
 	/* Acquire: pairs with the release store of futex = -1 in
-	 * gp_wait_for_readers() (src/gp.c, note 5); the increment made before
-	 * it, the counter that grace period waits for, is seen below. */
-	if (rcu_atomic_load(&gp->futex, memory_order_acquire) != -1)
-		return false;
-	/* Relaxed: ordered by the acquire above. */
-	return c < rcu_atomic_load(&gp->wait_target, memory_order_relaxed);
+	 * gp_wait_for_readers() (src/gp.c, note 5); the target stored before
+	 * it, wait_target (or a later grace period's), is seen below. */
+	return rcu_atomic_load(&gp->futex, memory_order_acquire) == -1 &&
+	       /* Relaxed: ordered by the acquire above. */
+	       c < rcu_atomic_load(&gp->wait_target, memory_order_relaxed);
 }
 
 /* rcu_read_unlock(); wake is the flavour's wake_writer_(). */
