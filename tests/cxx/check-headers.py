@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """check-headers.py --cxx COMPILER --std STD [-I DIR]... [--tu H1,H2...]...
-                    [--uses FILE:DEFINE]...
+                    [--uses FILE:DEFINE]... [--plain-only] [--combine]
 
 The C++ compile matrix of the installed headers, one compiler and standard
 per run: each --tu is a translation unit that includes the listed headers
 in order (a flavour header first, then the header under test) and is
-compiled with -fsyntax-only; each --uses FILE is compiled and optimised
+compiled with -fsyntax-only (under --combine, the units that start with
+the same flavour header make one: what is valid C++ is checked, not what
+each header includes, which the runs without it check); each --uses FILE is compiled and optimised
 (some warnings need the optimiser) with -DDEFINE. Every one of them is
 compiled twice, without and with RCU_DEBUG_CHECKS (the inline checks are
 code C++ must accept too), or once, without, under --plain-only (the
@@ -22,6 +24,21 @@ import sys
 import tempfile
 
 
+def combine(tus):
+    """One unit per flavour header: it, then the headers of the units that
+    start with it in turn. A single-header unit stays only if no such unit
+    includes its header (the flavour headers open theirs)."""
+    groups = {}
+    for tu in tus:
+        headers = tu.split(',')
+        if len(headers) > 1:
+            group = groups.setdefault(headers[0], [])
+            group += [h for h in headers if h not in group]
+    grouped = {h for g in groups.values() for h in g}
+    alone = [tu for tu in tus if ',' not in tu and tu not in grouped]
+    return [','.join(g) for g in groups.values()] + alone
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--cxx', required=True)
@@ -30,7 +47,10 @@ def main():
     ap.add_argument('--tu', action='append', default=[])
     ap.add_argument('--uses', action='append', default=[])
     ap.add_argument('--plain-only', action='store_true')
+    ap.add_argument('--combine', action='store_true')
     args = ap.parse_args()
+    if args.combine:
+        args.tu = combine(args.tu)
 
     cxx = shutil.which(args.cxx)
     if cxx is None:
