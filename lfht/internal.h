@@ -68,11 +68,13 @@ struct cds_lfht {
 
 	/* Serialises resizes: the worker and cds_lfht_resize(). */
 	struct lfht_lock resize_lock;
-	/* resize.c's, under resize_lock: the window in which a wanted shrink
-	 * waits for the deletes to pause (shrink_after_quiet()): the count
-	 * when it opened, and when (0: no window open). */
+	/* resize.c's, written under resize_lock: the window in which a
+	 * wanted shrink waits for the deletes to pause (shrink_after_quiet()):
+	 * the count when it opened, and when (0: no window open). Deletes
+	 * read quiet_since_ns too: while a window is open the worker looks
+	 * again by itself, so they neither look nor ask it to. */
 	unsigned long quiet_count;
-	uint64_t quiet_since_ns;
+	_Atomic(uint64_t) quiet_since_ns;
 	/* call_rcu callbacks queued by the resizer that still use the table
 	 * (buckets.c: replaced orders arrays); destroy waits for them. */
 	_Atomic(long) rcu_pending;

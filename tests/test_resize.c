@@ -253,6 +253,61 @@ START_TEST(shrink_waits_for_the_deletes_to_pause)
 }
 END_TEST
 
+/* The worker's looks at the table (resize_auto), counted by the hook. */
+static _Atomic(long) worker_looks;
+
+static void count_looks(struct cds_lfht *ht, const char *step)
+{
+	(void)ht;
+	if (strcmp(step, "look") == 0)
+		/* Relaxed: a count, read after the deletes. */
+		rcu_atomic_add(&worker_looks, 1, memory_order_relaxed);
+}
+
+/*
+ * While a shrink window is open the worker looks again by itself every
+ * 20 ms (lfht/resize.c, lfht_resize_after_del()), so a burst of deletes
+ * does not wake it: before, each look period of the deleting thread (1024
+ * deletes at this size) past the shrink threshold woke it for a look of
+ * its own, 17-18 of them while the last quarter of 2^16 keys went (debug
+ * build, 57-61 ms). Allowed: the look that opens the window, one every
+ * 20 ms of the burst and, where that look shrank the table (a slow burst:
+ * the sanitizers, qemu), one more from the deletes that opens the next
+ * window, and one for a look already under way.
+ */
+START_TEST(deletes_leave_an_open_shrink_window_to_the_worker)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
+	unsigned long keys = 1UL << 16;
+	struct cds_lfht *ht;
+	struct bucket_watch w;
+	double started, ms;
+	long looks;
+
+	lfht_test_step_hook_ = count_looks;
+	ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	ck_assert_ptr_nonnull(ht);
+	w = (struct bucket_watch){ .ht = ht, .bound = keys / 2 };
+	test_fill(ht, 0, keys);
+	ck_assert_msg(test_wait_until(buckets_above, &w, 20.0),
+		      "no growth past %lu buckets after %lu adds: %lu", keys / 2, keys,
+		      lfht_nr_buckets(ht));
+	/* Relaxed: the worker's looks from here on. */
+	rcu_atomic_store(&worker_looks, 0, memory_order_relaxed);
+	started = test_now();
+	ck_assert_uint_eq(test_del_all(ht), keys);
+	ms = (test_now() - started) * 1e3;
+	/* Relaxed: as in count_looks(). */
+	looks = rcu_atomic_load(&worker_looks, memory_order_relaxed);
+	fprintf(stderr, "[%s] %lu deletes in %.1f ms, %ld looks by the worker\n",
+		TEST_FLAVOUR_NAME, keys, ms, looks);
+	ck_assert_msg(looks <= 3 + (long)(ms / 10.0),
+		      "the worker looked %ld times during %.1f ms of deletes", looks, ms);
+	test_empty_and_destroy(ht);
+	lfht_test_step_hook_ = NULL;
+}
+END_TEST
+
 /* ---- the bucket region ------------------------------------------------ */
 
 /* Test builds: while set, a table's region reservation fails
@@ -718,6 +773,7 @@ int main(void)
 	TEST_ADD(s, auto_resize_never_exceeds_max_buckets, 60);
 	TEST_ADD(s, auto_resize_with_accounting_shrinks_when_emptied, 60);
 	TEST_ADD(s, shrink_waits_for_the_deletes_to_pause, 60);
+	TEST_ADD(s, deletes_leave_an_open_shrink_window_to_the_worker, 60);
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
 	TEST_ADD(s, large_bucket_tables_live_in_the_region_and_a_shrink_gives_them_back, 30);
 	TEST_ADD(s, a_refused_region_leaves_every_table_to_the_allocator, 30);
