@@ -121,6 +121,13 @@ static void *replacer(void *arg)
 	return NULL;
 }
 
+/* Both kinds of grace-period loop have completed one. */
+static bool syncs_and_replacements_done(void *arg)
+{
+	(void)arg;
+	return test_count(&ct.syncs) > 0 && test_count(&ct.replacements) > 0;
+}
+
 START_TEST(threads_register_read_and_exit_while_grace_periods_run)
 {
 	pthread_t churners[CHURNERS], syncers[SYNCERS], repl;
@@ -138,6 +145,12 @@ START_TEST(threads_register_read_and_exit_while_grace_periods_run)
 	for (int i = 0; i < CHURNERS; i++)
 		ck_assert_msg(test_join_within(churners[i], 2 * JOIN_SECONDS),
 			      "churner %d did not finish", i);
+	/* The churn can end before a loop was scheduled (a loaded machine:
+	 * syncs 0 once in CI); a synchronize_rcu() that waits for the lock
+	 * while the replacer's grace periods cover it returns (gp.c). */
+	ck_assert_msg(test_wait_until(syncs_and_replacements_done, NULL, JOIN_SECONDS),
+		      "syncs %ld, replacements %ld", test_count(&ct.syncs),
+		      test_count(&ct.replacements));
 	test_stop(&stop);
 	for (int i = 0; i < SYNCERS; i++)
 		ck_assert_msg(test_join_within(syncers[i], JOIN_SECONDS),
