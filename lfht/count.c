@@ -148,6 +148,7 @@ static unsigned long count_change(struct cds_lfht *ht, long delta)
 	if (!c)
 		return 0;
 	owned = c->thread_slot();
+	/* Numbers run from 1; none (0) wraps past nr_owned. */
 	if (owned - 1 < c->nr_owned) {
 		slot = &c->slots[owned - 1];
 		/* Relaxed load and store, not an RMW: only this thread

@@ -1093,9 +1093,9 @@ END_TEST
  * still be exact. Two holders of one counter would lose counts here.
  */
 #define COUNT_WAVES 3
-/* Keys per thread: 8000 at the full stress length (2 s: the mutant above
- * failed 15 runs in 15; 4000: 5 in 6), fewer in the shorter runs of the
- * sanitizer and emulator legs. */
+/* Keys per thread: 8000 at the full stress length (2 s: a count.c that let
+ * two threads share an owned counter failed 15 runs in 15; 4000: 5 in 6),
+ * fewer in the shorter runs of the sanitizer and emulator legs. */
 static uint64_t count_keys(void)
 {
 	double s = test_stress_seconds();
@@ -1105,6 +1105,7 @@ static uint64_t count_keys(void)
 
 static struct cds_lfht *count_table;
 static unsigned count_nr_owned;
+static uint64_t count_nr_keys;
 static pthread_barrier_t count_registered;
 static _Atomic unsigned count_owned_seen, count_unowned_seen;
 
@@ -1119,8 +1120,6 @@ static unsigned count_owned(void)
 		nr <<= 1;
 	return nr < 8 ? 8 : nr;
 }
-
-static uint64_t count_nr_keys;
 
 static void *count_user(void *arg)
 {

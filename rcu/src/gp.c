@@ -309,9 +309,9 @@ void gp_synchronize(void)
 
 	if (!gp_lock_unless_done(ticket))
 		return;
-	/* Acquire: pairs with the release in gp_raise() of a poll
-	 * that ended a grace period without the lock (note 8). */
-	if (rcu_atomic_load(&gp_completed, memory_order_acquire) < ticket) {
+	/* Covered meanwhile by the previous holder, or by a poll that ended a
+	 * grace period without the lock (note 8). */
+	if (!gp_ticket_done(ticket)) {
 		/* Acquire: pairs with the release of every gp_ticket_take()
 		 * up to covered (note 6). */
 		covered = rcu_atomic_load(&gp_requested, memory_order_acquire);

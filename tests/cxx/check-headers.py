@@ -8,8 +8,9 @@ per run: each --tu is a translation unit that includes the listed headers
 in order (a flavour header first, then the header under test) and is
 compiled with -fsyntax-only (under --combine, the units that start with
 the same flavour header make one: what is valid C++ is checked, not what
-each header includes, which the runs without it check); each --uses FILE is compiled and optimised
-(some warnings need the optimiser) with -DDEFINE. Every one of them is
+each header includes, which the runs without it check); each --uses FILE
+is compiled and optimised (some warnings need the optimiser) with
+-DDEFINE. Every one of them is
 compiled twice, without and with RCU_DEBUG_CHECKS (the inline checks are
 code C++ must accept too), or once, without, under --plain-only (the
 standards between the two ends, whose runs check the debug checks), with
