@@ -151,6 +151,7 @@ struct bench_worker {
 	unsigned id;
 	uint64_t rng;
 	struct bench_counts n;
+	double end;	/* bench_now() when its role returned */
 };
 
 bench_role role_read, role_mixed, role_writer, role_addel, role_sweep, role_resizer,
