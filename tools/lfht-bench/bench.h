@@ -244,6 +244,11 @@ struct bench_totals {
 	double t0, secs;	/* start (bench_now), timed length */
 	struct bench_counts n;
 };
+/* --pin: the main thread (which fills the tables) runs on CPU 0 and worker
+ * i on CPU i mod the CPUs online, so that which worker shares a CPU, and
+ * so its caches, with the fill is the same in every run (harness.c). */
+extern int bench_pin;
+void bench_pin_self(unsigned i);
 struct bench_totals run_workers(struct bench_shared *sh, bench_role *const *roles,
 				unsigned n, double seconds);
 struct bench_table *new_table(const struct options *o, unsigned long init, int auto_resize);

@@ -178,6 +178,8 @@ class Bench:
             args = ['--seconds', str(self.o.seconds)]
         if self.o.cleanup:
             args.append('--cleanup')
+        if self.o.pin:
+            args.append('--pin')
         timeout = int(self.o.seconds * 10 + 120)
         for r in range(repeats):
             for impl in self.impls:

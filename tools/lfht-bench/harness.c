@@ -9,6 +9,8 @@
 #define _GNU_SOURCE
 
 #include <malloc.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +21,31 @@
 #include "bench.h"
 #include "bench_common.h"
 
+int bench_pin;
+
+void bench_pin_self(unsigned i)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	int err;
+
+	if (!bench_pin)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(i % (unsigned long)(nr_cpus > 0 ? nr_cpus : 1), &set);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (err) {
+		fprintf(stderr, "lfht-bench-%s: --pin: pthread_setaffinity_np: %s\n",
+			bench_impl.name, strerror(err));
+		exit(1);
+	}
+}
+
 static void *worker_main(void *arg)
 {
 	struct bench_worker *w = arg;
 
+	bench_pin_self(w->id);
 	bench_impl.register_thread();
 	/* Offline while waiting, so that no grace period waits for us. */
 	bench_impl.offline();

@@ -6,7 +6,7 @@
  * compares them.
  *
  *   lfht-bench-<impl> --workload W [--keys N] [--threads T] [--seconds S]
- *                     [--auto-flags acct|plain] [--cleanup]
+ *                     [--auto-flags acct|plain] [--cleanup] [--pin]
  *   lfht-bench-<impl> --info
  *
  * Output: "RESULT impl=... workload=... keys=... threads=... name=value ..."
@@ -38,6 +38,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--cleanup")) {
 			o.cleanup = 1;
+		} else if (!strcmp(a, "--pin")) {
+			bench_pin = 1;
 		} else if (!v) {
 			usage();
 		} else if (!strcmp(a, "--workload")) {
@@ -65,6 +67,7 @@ int main(int argc, char **argv)
 	refused = workload_refused(w);
 	if (refused)
 		print_unsupported(w, refused);
+	bench_pin_self(0);
 	bench_impl.register_thread();
 	r.keys = o.keys;
 	r.threads = o.threads;

@@ -170,10 +170,11 @@ _Noreturn void usage(void)
 	for (unsigned i = 0; i < bench_nworkloads; i++)
 		fprintf(stderr, "%s%s", i ? "|" : "", bench_workloads[i].name);
 	fprintf(stderr, " [--keys N] [--threads T] [--seconds S] [--auto-flags acct|plain]"
-		" [--cleanup] | --info\n"
+		" [--cleanup] [--pin] | --info\n"
 		"  N: a power of two (hot10, pool-*: any count; hot1, longread: unused)\n"
 		"  T: threads (hot10, pool-*: readers and as many writers; hot1: writers;"
 		" longread: readers, beside 2 writers)\n"
+		"  --pin: this thread (the fill) on CPU 0, worker i on CPU i mod the CPUs\n"
 		"  --info: the workloads (JSON): shape, thread roles, metrics, and why this"
 		" implementation cannot run some\n");
 	exit(2);
