@@ -10,7 +10,7 @@
  * 2^(j-1) buckets of 8 bytes each (a next word alone, <lfht/lfht-inline.h>),
  * never copied or moved while linked: from the allocator, or from the
  * order's place in the table's bucket region (region.c), which holds the
- * orders from 64 buckets on when the table has one.
+ * orders from LFHT_REGION_FIRST_ buckets on when the table has one.
  *
  * Invariants between atomic steps:
  * - every entry j with 2^j <= view.size points at a table whose nodes are

@@ -39,7 +39,7 @@
  * and its end: 2^25 buckets, 256 MiB of address space (orders above keep
  * their tables in the allocator). Test builds end it at 2^12 buckets, so
  * that their tables cross the end. */
-#define LFHT_REGION_ORDER 7U
+#define LFHT_REGION_ORDER 10U
 #ifdef LFHT_TEST_HOOKS
 #define LFHT_REGION_MAX_ORDER 12U
 #else
@@ -47,6 +47,9 @@
 #endif
 _Static_assert(LFHT_REGION_FIRST_ == 1UL << (LFHT_REGION_ORDER - 1),
 	       "a region starts at the first bucket of its first order");
+_Static_assert(LFHT_REGION_FIRST_ >= LFHT_RESIZE_FLOOR,
+	       "tables at auto-resize's floor reserve no region (an address-space "
+	       "reservation and two mappings each)");
 
 /* Bytes of tables in regions, process-wide: lfht_region_bytes(). */
 static _Atomic(unsigned long) region_in_use;

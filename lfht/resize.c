@@ -152,6 +152,44 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long n)
 	return n;
 }
 
+/*
+ * The floor of auto-resize (<lfht/extensions.h>): a grow goes to
+ * LFHT_RESIZE_FLOOR buckets at least (within min_nr_alloc_buckets and
+ * max_nr_buckets), and a shrink stops there. Below it, a small table's bucket words share a few cache
+ * lines, 8 to a line, and while readers and updaters run on different
+ * CPUs every update that links or unlinks the first node of a bucket takes
+ * the line from the readers: lfht-bench's 10-key pools, a reader and a
+ * writer pinned to the two CPUs, updated at 5-7 M/s in the 16 to 32
+ * buckets that 20 keys hold by the load alone, and at 17-19 M/s at 512
+ * (docs/resizing.md). Test builds set it (1 unless a test says otherwise),
+ * so that their few keys still cross every order.
+ */
+#ifdef LFHT_TEST_HOOKS
+/* Relaxed: a test sets it before the tables whose resizes read it. */
+_Atomic(unsigned long) lfht_test_resize_floor_ = 1;
+#define RESIZE_FLOOR rcu_atomic_load(&lfht_test_resize_floor_, memory_order_relaxed)
+#else
+#define RESIZE_FLOOR LFHT_RESIZE_FLOOR
+#endif
+
+static unsigned long resize_floor(struct cds_lfht *ht)
+{
+	return clamp_size(ht, RESIZE_FLOOR);
+}
+
+/* An automatic target for a table of size buckets, floored: a grow to the
+ * floor at once, a shrink no further (none below it). */
+static unsigned long floored(struct cds_lfht *ht, unsigned long size, unsigned long target)
+{
+	unsigned long floor = resize_floor(ht);
+
+	if (target >= floor || target == size)
+		return target;
+	if (target > size)
+		return floor;
+	return size < floor ? size : floor;
+}
+
 /* The bucket count for count nodes at n to 2n buckets per node (at least
  * one bucket), saturating at the largest order. */
 static unsigned long buckets_for(struct cds_lfht *ht, unsigned long count)
@@ -481,7 +519,7 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size,
 	if (ht->counters) {
 		count = lfht_counters_count(ht);
 		target = load_too_high(ht, count, size) || load_too_low(ht, count, size) ?
-			 clamp_size(ht, buckets_for(ht, count)) : size;
+			 floored(ht, size, clamp_size(ht, buckets_for(ht, count))) : size;
 		if (target < size && !shrink_after_quiet(ht, count, size)) {
 			*again = true;
 			return size;
@@ -494,7 +532,8 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size,
 	ht->flavour->read_lock();
 	count = lfht_iter_estimate_count(ht, size, RESIZE_SAMPLES);
 	ht->flavour->read_unlock();
-	return load_too_high(ht, count, size) ? buckets_for(ht, count) : size;
+	return load_too_high(ht, count, size) ?
+	       floored(ht, size, clamp_size(ht, buckets_for(ht, count))) : size;
 }
 
 long lfht_resize_auto(struct cds_lfht *ht, bool *again)
@@ -550,7 +589,7 @@ void lfht_resize_after_del(struct cds_lfht *ht, unsigned long ops)
 	unsigned long size = rcu_atomic_load(&ht->view.size, memory_order_relaxed);
 
 	if ((ht->flags & CDS_LFHT_AUTO_RESIZE) && ops && !(ops & look_period_mask(ht, size)) &&
-	    size > ht->min_nr_alloc_buckets &&
+	    size > resize_floor(ht) &&
 	    /* Relaxed: a hint; a window that closes meanwhile was the
 	     * worker's own look, and the next period's look asks again. */
 	    !rcu_atomic_load(&ht->quiet_since_ns, memory_order_relaxed) &&

@@ -99,11 +99,11 @@ START_TEST(ten_thousand_growing_tables_cost_a_handful_of_threads)
 					 NULL);
 		ck_assert_ptr_nonnull(tables[i]);
 		/* 40 keys: past 1 per bucket, so each table asks to grow,
-		 * to 64 buckets. */
+		 * to auto-resize's floor. */
 		test_fill(tables[i], 0, 40);
 	}
 	for (unsigned i = 0; i < NR_TABLES; i++) {
-		struct test_size_goal g = { tables[i], 64, 64 };
+		struct test_size_goal g = { tables[i], LFHT_RESIZE_FLOOR, LFHT_RESIZE_FLOOR };
 
 		ck_assert_msg(test_wait_until(test_size_reached, &g, WAIT_SECONDS),
 			      "table %u stuck at %lu buckets", i, lfht_nr_buckets(tables[i]));
@@ -135,7 +135,9 @@ START_TEST(two_tables_updated_in_lock_step_both_shrink_when_emptied)
 	struct cds_lfht *b = cds_lfht_new(1, 1, 0, CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING,
 					  NULL);
 	struct test_size_goal a_grown = { a, 1UL << 13, ~0UL }, b_grown = { b, 1UL << 13, ~0UL };
-	struct test_size_goal a_small = { a, 1, 64 }, b_small = { b, 1, 64 };
+	/* Emptied, each shrinks to auto-resize's floor. */
+	struct test_size_goal a_small = { a, 1, LFHT_RESIZE_FLOOR };
+	struct test_size_goal b_small = { b, 1, LFHT_RESIZE_FLOOR };
 	const uint64_t nr = 1UL << 16;
 
 	ck_assert_ptr_nonnull(a);

@@ -314,17 +314,19 @@ END_TEST
  * (lfht/region.c). */
 extern _Atomic(int) lfht_test_refuse_region_;
 
-/* Bytes of a table of size buckets in its region: orders from 64 buckets
- * up to the region's end, 2^12 buckets in test builds (lfht/region.c). */
+/* Bytes of a table of size buckets in its region: orders from
+ * LFHT_REGION_FIRST_ buckets up to the region's end, 2^12 buckets in test
+ * builds (lfht/region.c). */
 static unsigned long region_bytes_at(unsigned long size)
 {
 	unsigned long end = size < (1UL << 12) ? size : 1UL << 12;
 
-	return end > 64 ? (end - 64) * sizeof(uintptr_t) : 0;
+	return end > LFHT_REGION_FIRST_ ? (end - LFHT_REGION_FIRST_) * sizeof(uintptr_t) : 0;
 }
 
 /*
- * A table with the default allocator keeps its tables from 64 buckets on
+ * A table with the default allocator keeps its tables from
+ * LFHT_REGION_FIRST_ buckets on
  * in a region (lookups reach a bucket there with no load of the orders
  * array); a shrink gives the pages back, after its grace period, before
  * cds_lfht_resize() returns; the tables above the region's end go to the
@@ -340,11 +342,11 @@ START_TEST(large_bucket_tables_live_in_the_region_and_a_shrink_gives_them_back)
 	resize_expect(ht, 1UL << 14, 1UL << 14);
 	ck_assert_uint_eq(lfht_region_bytes() - base, region_bytes_at(1UL << 14));
 	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
-	resize_expect(ht, 64, 64);
+	resize_expect(ht, LFHT_REGION_FIRST_, LFHT_REGION_FIRST_);
 	ck_assert_uint_eq(lfht_region_bytes(), base);
 	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
-	resize_expect(ht, 1UL << 10, 1UL << 10);
-	ck_assert_uint_eq(lfht_region_bytes() - base, region_bytes_at(1UL << 10));
+	resize_expect(ht, 1UL << 11, 1UL << 11);
+	ck_assert_uint_eq(lfht_region_bytes() - base, region_bytes_at(1UL << 11));
 	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
 	test_empty_and_destroy(ht);
 	ck_assert_uint_eq(lfht_region_bytes(), base);
@@ -364,7 +366,7 @@ START_TEST(a_refused_region_leaves_every_table_to_the_allocator)
 	ck_assert_uint_eq(lfht_region_bytes(), base);
 	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
 	/* Refused once, never asked again. */
-	resize_expect(ht, 64, 64);
+	resize_expect(ht, LFHT_REGION_FIRST_, LFHT_REGION_FIRST_);
 	resize_expect(ht, 1UL << 11, 1UL << 11);
 	ck_assert_uint_eq(lfht_region_bytes(), base);
 	ck_assert_uint_eq(test_count_found(ht, 0, 5000), 5000);
@@ -760,6 +762,102 @@ START_TEST(auto_resize_grows_while_a_reader_stays_in_its_section)
 }
 END_TEST
 
+/* ---- the floor of auto-resize --------------------------------------------- */
+
+/* Test builds: auto-resize's floor, 1 unless a test sets it
+ * (lfht/resize.c). */
+extern _Atomic(unsigned long) lfht_test_resize_floor_;
+
+/* The bucket count at the end of the worker's last look (0: none yet). */
+static _Atomic(unsigned long) size_after_look;
+
+static void record_look(struct cds_lfht *ht, const char *step)
+{
+	if (strcmp(step, "look") == 0)
+		/* Relaxed: polled; the size is read again after. */
+		rcu_atomic_store(&size_after_look, lfht_nr_buckets(ht), memory_order_relaxed);
+}
+
+static bool look_settled(void *arg)
+{
+	struct bucket_watch *w = arg;
+
+	/* Relaxed: as in record_look(). */
+	return rcu_atomic_load(&size_after_look, memory_order_relaxed) == w->bound;
+}
+
+/* Waits for a look of the worker to end with want buckets (a resize goes
+ * an order at a time, so a size seen on the way proves nothing). */
+static void expect_look_ends_at(struct cds_lfht *ht, unsigned long want, const char *what)
+{
+	struct bucket_watch w = { .ht = ht, .bound = want };
+
+	ck_assert_msg(test_wait_until(look_settled, &w, 20.0), "%s: %lu buckets, not %lu",
+		      what, lfht_nr_buckets(ht), want);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), want);
+}
+
+/* Fills 20 keys into a table made with these bounds at a density and
+ * expects auto-resize to settle it at want buckets. */
+static void floor_expect(unsigned long min, unsigned long max, unsigned long want, int density)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(density);
+	struct cds_lfht *ht = cds_lfht_new(1, min, max, flags, NULL);
+	char what[64];
+
+	ck_assert_ptr_nonnull(ht);
+	rcu_atomic_store(&size_after_look, 0, memory_order_relaxed);
+	test_fill(ht, 0, 20);
+	snprintf(what, sizeof(what), "density %lu, max %lu, 20 keys", test_density(density),
+		 max);
+	expect_look_ends_at(ht, want, what);
+	lfht_check_invariants_(ht);
+	ck_assert_uint_eq(test_count_found(ht, 0, 20), 20);
+	test_empty_and_destroy(ht);
+}
+
+/*
+ * A grow goes to LFHT_RESIZE_FLOOR buckets at once, within the table's
+ * max_nr_buckets, at any density: 20 keys, which their load alone holds in
+ * 16 to 32 buckets (64 to 128 at 4 per node), get the floor, whose bucket
+ * words a reader and a writer on different CPUs share far less (pools:
+ * 5-7 M/s of updates at 32 buckets, 17-19 at 512, docs/resizing.md).
+ */
+START_TEST(auto_resize_grows_to_the_floor_within_max_buckets)
+{
+	rcu_atomic_store(&lfht_test_resize_floor_, LFHT_RESIZE_FLOOR, memory_order_relaxed);
+	lfht_test_step_hook_ = record_look;
+	floor_expect(1, 0, LFHT_RESIZE_FLOOR, _i);
+	floor_expect(1, 128, 128, _i);
+	lfht_test_step_hook_ = NULL;
+	rcu_atomic_store(&lfht_test_resize_floor_, 1, memory_order_relaxed);
+}
+END_TEST
+
+/* A shrink stops at the floor: 10 keys left of 8192, the table shrinks to
+ * LFHT_RESIZE_FLOOR (16 buckets without it) and stays there. */
+START_TEST(auto_resize_shrinks_no_further_than_the_floor)
+{
+	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING;
+	struct cds_lfht *ht;
+
+	rcu_atomic_store(&lfht_test_resize_floor_, LFHT_RESIZE_FLOOR, memory_order_relaxed);
+	lfht_test_step_hook_ = record_look;
+	ht = cds_lfht_new(1, 1, 0, flags, NULL);
+	ck_assert_ptr_nonnull(ht);
+	test_fill(ht, 0, 8192);
+	expect_look_ends_at(ht, 8192, "8192 keys");
+	test_del_keys(ht, 10, 8192, 1);
+	expect_look_ends_at(ht, LFHT_RESIZE_FLOOR, "10 keys left");
+	test_del_keys(ht, 0, 10, 1);
+	ck_assert_uint_eq(lfht_nr_buckets(ht), LFHT_RESIZE_FLOOR);
+	lfht_check_invariants_(ht);
+	test_empty_and_destroy(ht);
+	lfht_test_step_hook_ = NULL;
+	rcu_atomic_store(&lfht_test_resize_floor_, 1, memory_order_relaxed);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create(TEST_FLAVOUR_NAME);
@@ -775,6 +873,8 @@ int main(void)
 	TEST_ADD(s, shrink_waits_for_the_deletes_to_pause, 60);
 	TEST_ADD(s, deletes_leave_an_open_shrink_window_to_the_worker, 60);
 	TEST_ADD(s, shrink_of_auto_resized_table_stops_at_min_buckets, 30);
+	TEST_ADD_DENSITIES(s, auto_resize_grows_to_the_floor_within_max_buckets, 60);
+	TEST_ADD(s, auto_resize_shrinks_no_further_than_the_floor, 60);
 	TEST_ADD(s, large_bucket_tables_live_in_the_region_and_a_shrink_gives_them_back, 30);
 	TEST_ADD(s, a_refused_region_leaves_every_table_to_the_allocator, 30);
 	TEST_ADD(s, unusable_attr_refuses_auto_resize_and_resizes_without_helpers, 60);

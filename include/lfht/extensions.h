@@ -139,6 +139,21 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
 	       ((n) >= 1 && (n) <= 8 ? (int)(n) << LFHT_DENSITY_SHIFT_ : 0)))
 
 /**
+ * \brief The fewest buckets an automatic grow goes to, and where an
+ * automatic shrink stops: 4 KiB of bucket words.
+ *
+ * Within the table's \p min_nr_alloc_buckets and \p max_nr_buckets, a
+ * #CDS_LFHT_AUTO_RESIZE table that grows grows to this many buckets at
+ * least, and a shrink leaves it this many (a table that never needs to
+ * grow keeps its initial size). In a smaller table the bucket words of its
+ * keys share a few cache lines, 8 to a line, and while readers and
+ * updaters run on different CPUs each update that links or unlinks the
+ * first node of a bucket takes a line from the readers' caches:
+ * docs/resizing.md. cds_lfht_resize() sets any size.
+ */
+#define LFHT_RESIZE_FLOOR 512UL
+
+/**
  * \brief The table's current number of buckets (a power of two).
  * \param ht The table.
  * \return The bucket count; exact when no resize is running.
@@ -154,7 +169,7 @@ LFHT_API unsigned long lfht_nr_buckets(struct cds_lfht *ht);
  * process-wide.
  * \return The bytes, at this moment.
  *
- * A table made with the default allocator that grows past 64 buckets
+ * A table made with the default allocator that grows past 512 buckets
  * keeps its larger bucket tables in a region of address space of its own
  * (docs/resizing.md), which malloc's statistics do not see: add this to
  * them to account for every table's memory. Tables with an allocator of

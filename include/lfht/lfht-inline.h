@@ -37,9 +37,10 @@ struct cds_lfht_view_ {
 	RCU_ATOMIC_(unsigned long) region_len;
 };
 
-/* The first bucket a region may hold: tables of 64 buckets or fewer never
- * reserve one. */
-#define LFHT_REGION_FIRST_ 64UL
+/* The first bucket a region may hold: tables of 512 buckets or fewer, as
+ * auto-resize's smallest grown tables (LFHT_RESIZE_FLOOR), never reserve
+ * one. */
+#define LFHT_REGION_FIRST_ 512UL
 
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_bitreverse64) && __has_builtin(__builtin_bitreverse32)

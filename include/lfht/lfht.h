@@ -125,7 +125,9 @@ typedef int (*cds_lfht_match_fct)(struct cds_lfht_node *node, const void *key);
 enum {
 	/** Grow the table automatically when chains get long (and, with
 	 * #CDS_LFHT_ACCOUNTING, shrink it when the load falls), in the resize
-	 * worker (see cds_lfht_new()). cds_lfht_resize() still works. */
+	 * worker (see cds_lfht_new()); a grow goes to #LFHT_RESIZE_FLOOR
+	 * buckets at least, and a shrink stops there (within the table's
+	 * bounds). cds_lfht_resize() still works. */
 	CDS_LFHT_AUTO_RESIZE = (1U << 0),
 	/** Keep split (per-thread and per-CPU) counts of the nodes: needed by
 	 * cds_lfht_count_nodes() to report counts, and, with
