@@ -155,14 +155,14 @@ static unsigned long clamp_size(struct cds_lfht *ht, unsigned long n)
 /*
  * The floor of auto-resize (<lfht/extensions.h>): a grow goes to
  * LFHT_RESIZE_FLOOR buckets at least (within min_nr_alloc_buckets and
- * max_nr_buckets), and a shrink stops there. Below it, a small table's bucket words share a few cache
- * lines, 8 to a line, and while readers and updaters run on different
- * CPUs every update that links or unlinks the first node of a bucket takes
- * the line from the readers: lfht-bench's 10-key pools, a reader and a
- * writer pinned to the two CPUs, updated at 5-7 M/s in the 16 to 32
- * buckets that 20 keys hold by the load alone, and at 17-19 M/s at 512
- * (docs/resizing.md). Test builds set it (1 unless a test says otherwise),
- * so that their few keys still cross every order.
+ * max_nr_buckets), and a shrink stops there. Below it, a small table's
+ * bucket words share a few cache lines, 8 to a line, and while readers
+ * and updaters run on different CPUs every update that links or unlinks
+ * the first node of a bucket takes the line from the readers: lfht-bench's
+ * 10-key pools, a reader and a writer pinned to the two CPUs, updated at
+ * 5-8 M/s in the 16 to 32 buckets that 20 keys hold by the load alone, and
+ * at 17-22 M/s at 512 (docs/resizing.md). Test builds set it (1 unless a
+ * test says otherwise), so that their few keys still cross every order.
  */
 #ifdef LFHT_TEST_HOOKS
 /* Relaxed: a test sets it before the tables whose resizes read it. */
