@@ -150,6 +150,8 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
  * updaters run on different CPUs each update that links or unlinks the
  * first node of a bucket takes a line from the readers' caches:
  * docs/resizing.md. cds_lfht_resize() sets any size.
+ * \rcustate None: a constant.
+ * \ordering None.
  */
 #define LFHT_RESIZE_FLOOR 512UL
 
