@@ -797,12 +797,12 @@ static void expect_look_ends_at(struct cds_lfht *ht, unsigned long want, const c
 	ck_assert_uint_eq(lfht_nr_buckets(ht), want);
 }
 
-/* Fills 20 keys into a table made with these bounds at a density and
- * expects auto-resize to settle it at want buckets. */
-static void floor_expect(unsigned long min, unsigned long max, unsigned long want, int density)
+/* Fills 20 keys into a table of at most max buckets (0: no limit) at a
+ * density and expects auto-resize to settle it at want buckets. */
+static void floor_expect(unsigned long max, unsigned long want, int density)
 {
 	int flags = CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING | test_density_flag(density);
-	struct cds_lfht *ht = cds_lfht_new(1, min, max, flags, NULL);
+	struct cds_lfht *ht = cds_lfht_new(1, 1, max, flags, NULL);
 	char what[64];
 
 	ck_assert_ptr_nonnull(ht);
@@ -827,8 +827,8 @@ START_TEST(auto_resize_grows_to_the_floor_within_max_buckets)
 {
 	rcu_atomic_store(&lfht_test_resize_floor_, LFHT_RESIZE_FLOOR, memory_order_relaxed);
 	lfht_test_step_hook_ = record_look;
-	floor_expect(1, 0, LFHT_RESIZE_FLOOR, _i);
-	floor_expect(1, 128, 128, _i);
+	floor_expect(0, LFHT_RESIZE_FLOOR, _i);
+	floor_expect(128, 128, _i);
 	lfht_test_step_hook_ = NULL;
 	rcu_atomic_store(&lfht_test_resize_floor_, 1, memory_order_relaxed);
 }
