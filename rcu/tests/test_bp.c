@@ -97,6 +97,32 @@ struct lingerer {
 	_Atomic long go;
 };
 
+/*
+ * Until the main thread lets go: bounded from the moment all the threads
+ * have read, and sleeping a millisecond between looks. Bounded from each
+ * thread's own start and polling every 50 us, 64 waiting threads under
+ * qemu-aarch64 on a loaded 2-CPU host slowed the start of the others until
+ * the first ones gave up and exited before the count was taken (46 of 64
+ * registered, in a clean-clone CI run).
+ */
+static bool linger_until_go(struct lingerer *l)
+{
+	const struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+	double start = test_now(), deadline = 0;
+
+	while (!test_flag_set(&l->go)) {
+		/* Acquire: pairs with the release adds of the others. */
+		if (deadline == 0 &&
+		    rcu_atomic_load(&l->read, memory_order_acquire) == EXITING_THREADS)
+			deadline = test_now() + CALL_SECONDS;
+		if ((deadline != 0 && test_now() > deadline) ||
+		    test_now() > start + 6 * CALL_SECONDS)
+			return test_flag_set(&l->go);
+		nanosleep(&ms, NULL);
+	}
+	return true;
+}
+
 /* Reads once (registering), then waits before exiting. */
 static void *read_then_linger(void *p)
 {
@@ -105,8 +131,7 @@ static void *read_then_linger(void *p)
 	rcu_read_lock();
 	rcu_read_unlock();
 	rcu_atomic_add(&l->read, 1, memory_order_release);
-	TEST_CHECK(test_spin_until(test_flag_set, &l->go, CALL_SECONDS),
-		   "never let go");
+	TEST_CHECK(linger_until_go(l), "never let go");
 	return NULL;
 }
 
