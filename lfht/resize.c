@@ -199,6 +199,13 @@ static unsigned long buckets_for(struct cds_lfht *ht, unsigned long count)
 	return pow2_ceil(count << ht->density_shift);
 }
 
+/* What auto-resize makes of a table of size buckets holding count nodes:
+ * buckets_for() within the bounds, floored. */
+static unsigned long auto_size_for(struct cds_lfht *ht, unsigned long size, unsigned long count)
+{
+	return floored(ht, size, clamp_size(ht, buckets_for(ht, count)));
+}
+
 /* ---- linking ranges, over helper threads when large ---------------------- */
 
 static void link_range(struct cds_lfht *ht, unsigned long first,
@@ -519,7 +526,7 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size,
 	if (ht->counters) {
 		count = lfht_counters_count(ht);
 		target = load_too_high(ht, count, size) || load_too_low(ht, count, size) ?
-			 floored(ht, size, clamp_size(ht, buckets_for(ht, count))) : size;
+			 auto_size_for(ht, size, count) : size;
 		if (target < size && !shrink_after_quiet(ht, count, size)) {
 			*again = true;
 			return size;
@@ -532,8 +539,7 @@ static unsigned long resize_auto_target(struct cds_lfht *ht, unsigned long size,
 	ht->flavour->read_lock();
 	count = lfht_iter_estimate_count(ht, size, RESIZE_SAMPLES);
 	ht->flavour->read_unlock();
-	return load_too_high(ht, count, size) ?
-	       floored(ht, size, clamp_size(ht, buckets_for(ht, count))) : size;
+	return load_too_high(ht, count, size) ? auto_size_for(ht, size, count) : size;
 }
 
 long lfht_resize_auto(struct cds_lfht *ht, bool *again)

@@ -253,15 +253,19 @@ START_TEST(shrink_waits_for_the_deletes_to_pause)
 }
 END_TEST
 
-/* The worker's looks at the table (resize_auto), counted by the hook. */
+/* The worker's looks at the table (resize_auto) and the bucket count at
+ * the end of the last one (0: none yet), kept by the step hook. */
 static _Atomic(long) worker_looks;
+static _Atomic(unsigned long) size_after_look;
 
-static void count_looks(struct cds_lfht *ht, const char *step)
+static void note_look(struct cds_lfht *ht, const char *step)
 {
-	(void)ht;
-	if (strcmp(step, "look") == 0)
-		/* Relaxed: a count, read after the deletes. */
-		rcu_atomic_add(&worker_looks, 1, memory_order_relaxed);
+	if (strcmp(step, "look") != 0)
+		return;
+	/* Relaxed (both): a count read after the deletes, a size polled and
+	 * read again after. */
+	rcu_atomic_add(&worker_looks, 1, memory_order_relaxed);
+	rcu_atomic_store(&size_after_look, lfht_nr_buckets(ht), memory_order_relaxed);
 }
 
 /*
@@ -284,7 +288,7 @@ START_TEST(deletes_leave_an_open_shrink_window_to_the_worker)
 	double started, ms;
 	long looks;
 
-	lfht_test_step_hook_ = count_looks;
+	lfht_test_step_hook_ = note_look;
 	ht = cds_lfht_new(1, 1, 0, flags, NULL);
 	ck_assert_ptr_nonnull(ht);
 	w = (struct bucket_watch){ .ht = ht, .bound = keys / 2 };
@@ -297,7 +301,7 @@ START_TEST(deletes_leave_an_open_shrink_window_to_the_worker)
 	started = test_now();
 	ck_assert_uint_eq(test_del_all(ht), keys);
 	ms = (test_now() - started) * 1e3;
-	/* Relaxed: as in count_looks(). */
+	/* Relaxed: as in note_look(). */
 	looks = rcu_atomic_load(&worker_looks, memory_order_relaxed);
 	fprintf(stderr, "[%s] %lu deletes in %.1f ms, %ld looks by the worker\n",
 		TEST_FLAVOUR_NAME, keys, ms, looks);
@@ -768,21 +772,11 @@ END_TEST
  * (lfht/resize.c). */
 extern _Atomic(unsigned long) lfht_test_resize_floor_;
 
-/* The bucket count at the end of the worker's last look (0: none yet). */
-static _Atomic(unsigned long) size_after_look;
-
-static void record_look(struct cds_lfht *ht, const char *step)
-{
-	if (strcmp(step, "look") == 0)
-		/* Relaxed: polled; the size is read again after. */
-		rcu_atomic_store(&size_after_look, lfht_nr_buckets(ht), memory_order_relaxed);
-}
-
 static bool look_settled(void *arg)
 {
 	struct bucket_watch *w = arg;
 
-	/* Relaxed: as in record_look(). */
+	/* Relaxed: as in note_look(). */
 	return rcu_atomic_load(&size_after_look, memory_order_relaxed) == w->bound;
 }
 
@@ -821,12 +815,12 @@ static void floor_expect(unsigned long max, unsigned long want, int density)
  * max_nr_buckets, at any density: 20 keys, which their load alone holds in
  * 16 to 32 buckets (64 to 128 at 4 per node), get the floor, whose bucket
  * words a reader and a writer on different CPUs share far less (pools:
- * 5-7 M/s of updates at 32 buckets, 17-19 at 512, docs/resizing.md).
+ * 5-8 M/s of updates at 16-32 buckets, 17-22 at 512, docs/resizing.md).
  */
 START_TEST(auto_resize_grows_to_the_floor_within_max_buckets)
 {
 	rcu_atomic_store(&lfht_test_resize_floor_, LFHT_RESIZE_FLOOR, memory_order_relaxed);
-	lfht_test_step_hook_ = record_look;
+	lfht_test_step_hook_ = note_look;
 	floor_expect(0, LFHT_RESIZE_FLOOR, _i);
 	floor_expect(128, 128, _i);
 	lfht_test_step_hook_ = NULL;
@@ -842,7 +836,7 @@ START_TEST(auto_resize_shrinks_no_further_than_the_floor)
 	struct cds_lfht *ht;
 
 	rcu_atomic_store(&lfht_test_resize_floor_, LFHT_RESIZE_FLOOR, memory_order_relaxed);
-	lfht_test_step_hook_ = record_look;
+	lfht_test_step_hook_ = note_look;
 	ht = cds_lfht_new(1, 1, 0, flags, NULL);
 	ck_assert_ptr_nonnull(ht);
 	test_fill(ht, 0, 8192);

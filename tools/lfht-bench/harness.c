@@ -113,9 +113,10 @@ struct bench_totals run_workers(struct bench_shared *sh, bench_role *const *role
 		pthread_join(ws[i].tid, NULL);
 		add_counts(&t.n, &ws[i].n);
 	}
-	for (unsigned i = 0; i < n && seconds <= 0; i++)
-		if (ws[i].end - t0 > t.secs)
-			t.secs = ws[i].end - t0;
+	if (seconds <= 0)
+		for (unsigned i = 0; i < n; i++)
+			if (ws[i].end - t0 > t.secs)
+				t.secs = ws[i].end - t0;
 	bench_impl.online();
 	pthread_barrier_destroy(&sh->start);
 	free(ws);
