@@ -144,9 +144,9 @@ struct cb_queue {
 static struct cb_queue cb_global = { .tail = &cb_global.stub };
 /* Every per-thread queue, newest first; push-only. */
 static _Atomic(struct cb_queue *) cb_queues;
-static _Thread_local struct cb_queue *cb_own_queue;
+static _Thread_local struct cb_queue *cb_own_queue RCU_TLS_MODEL_;
 /* Calls since this thread last announced. */
-static _Thread_local unsigned cb_unannounced;
+static _Thread_local unsigned cb_unannounced RCU_TLS_MODEL_;
 static pthread_key_t cb_queue_key;
 static pthread_once_t cb_queue_key_once = PTHREAD_ONCE_INIT;
 /* What announcing producers touch, on one cache line of its own. */
@@ -161,7 +161,7 @@ static struct {
 static _Atomic int cb_worker_started;
 static pthread_mutex_t cb_worker_mutex = PTHREAD_MUTEX_INITIALIZER;
 /* Set on the worker while it runs callbacks. */
-static _Thread_local bool cb_in_callback;
+static _Thread_local bool cb_in_callback RCU_TLS_MODEL_;
 
 static struct rcu_head *cb_load_next(struct rcu_head *n)
 {

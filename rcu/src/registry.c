@@ -80,7 +80,7 @@
 
 #include "internal.h"
 
-_Thread_local struct rcu_reader_ self_reader;
+_Thread_local struct rcu_reader_ self_reader RCU_TLS_MODEL_;
 
 /* Sentinel of the registered readers; under registry_mutex. */
 static struct rcu_reader_ registry_readers = READER_LIST_INIT(registry_readers);

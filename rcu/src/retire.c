@@ -119,7 +119,7 @@ struct retire_state {
 /* Initial-exec, as the reader state (rcu/reader.h): one thread-pointer
  * relative access, no __tls_get_addr() call. */
 #define self_open		RCU_SYM_(retire_)
-_Thread_local struct rcu_retire_ self_open;
+_Thread_local struct rcu_retire_ self_open RCU_TLS_MODEL_;
 static _Thread_local struct retire_state self_retire RCU_TLS_MODEL_;
 
 /* The open batch's limit: the inline path may fill it while this thread is
