@@ -111,12 +111,13 @@ static bool linger_until_go(struct lingerer *l)
 	double start = test_now(), deadline = 0;
 
 	while (!test_flag_set(&l->go)) {
+		double now = test_now();
+
 		/* Acquire: pairs with the release adds of the others. */
 		if (deadline == 0 &&
 		    rcu_atomic_load(&l->read, memory_order_acquire) == EXITING_THREADS)
-			deadline = test_now() + CALL_SECONDS;
-		if ((deadline != 0 && test_now() > deadline) ||
-		    test_now() > start + 6 * CALL_SECONDS)
+			deadline = now + CALL_SECONDS;
+		if ((deadline != 0 && now > deadline) || now > start + 6 * CALL_SECONDS)
 			return test_flag_set(&l->go);
 		nanosleep(&ms, NULL);
 	}
