@@ -507,7 +507,7 @@ START_TEST(resize_with_default_attr_partitions_and_keeps_nodes)
 
 	/* Filled at 4096 buckets: 20000 adds to one bucket walk a chain of
 	 * up to 20000 nodes each (13 s under TSan). The grow to 2^16 still
-	 * partitions its last two orders (2^14 and 2^15 buckets). */
+	 * partitions its last two orders (of 2^14 and 2^15 buckets). */
 	ht = test_new_table(1UL << 12, 0, &attr, 20000);
 	resize_expect(ht, 1UL << 16, 1UL << 16);
 	ck_assert_uint_eq(test_count_found(ht, 0, 20000), 20000);
