@@ -63,11 +63,19 @@ done
 [ "$pages" -gt 0 ] || { echo "check-man.sh: no pages in $mandir" >&2; exit 1; }
 
 # As a reader of the source tree would: `man -l` from the top, where a .so
-# request "man3/x.3" finds docs/man/x.3 through the man3 link.
+# request "man3/x.3" finds docs/man/x.3 through the man3 link. Aliases
+# whose text is the same (".so man3/x.3", each of x's names) render the
+# same: the first of each stands for the others.
 top=$(cd "$mandir/../.." && pwd)
 rel=$(realpath --relative-to="$top" "$mandir")
 if command -v man >/dev/null 2>&1 && [ -d "$top/man3" ]; then
+	declare -A rendered=()
 	for page in "$mandir"/*.3; do
+		first=$(head -n 1 "$page")
+		if [ "${first#.so }" != "$first" ] && [ "$(wc -l <"$page")" = 1 ]; then
+			[ -z "${rendered[$first]:-}" ] || continue
+			rendered[$first]=1
+		fi
 		out=$(cd "$top" && LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$rel/$(basename "$page")" 2>&1 >/dev/null) || {
 			out="man -l failed${out:+: $out}"
 		}
