@@ -19,8 +19,8 @@ standards between the two ends, whose runs check the debug checks), with
 alone without RCU_DEBUG_CHECKS and the combined units with it: the debug
 checks include nothing (they call what their own header declares), so a
 header includes what it uses in both builds or in neither, and all of
-their code is in the combined units. Exits 77, which meson reports as a skip, when
-COMPILER is not installed.
+their code is in the combined units. Exits 77, which meson reports as a
+skip, when COMPILER is not installed.
 """
 import argparse
 import os
@@ -90,7 +90,8 @@ def main():
 
         failed = 0
         for what, cmd in jobs:
-            label = f'{args.cxx} -std={args.std} {what}' + (' -DRCU_DEBUG_CHECKS' if checks[0] in cmd else '')
+            label = f'{args.cxx} -std={args.std} {what}'
+            label += ' -DRCU_DEBUG_CHECKS' if checks[0] in cmd else ''
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 failed += 1
