@@ -23,6 +23,11 @@ fi
 
 fail=0
 pages=0
+# The pages `man -l` renders below: every page but the aliases whose text
+# (".so man3/x.3", each of x's names) an earlier alias had: those render
+# the same, and the first of each stands for the others.
+to_render=()
+declare -A alias_seen=()
 for page in "$mandir"/*.3; do
 	first=$(head -n 1 "$page")
 	case "$first" in
@@ -32,9 +37,14 @@ for page in "$mandir"/*.3; do
 			echo "check-man.sh: $page: .so target ${first#.so } does not exist" >&2
 			fail=1
 		fi
+		if [ "$(wc -l <"$page")" != 1 ] || [ -z "${alias_seen[$first]:-}" ]; then
+			to_render+=("$page")
+			alias_seen[$first]=1
+		fi
 		continue
 		;;
 	esac
+	to_render+=("$page")
 	pages=$((pages + 1))
 	if [ -n "$version" ]; then
 		th=$(grep -m 1 '^\.TH ' "$page" || true)
@@ -63,19 +73,11 @@ done
 [ "$pages" -gt 0 ] || { echo "check-man.sh: no pages in $mandir" >&2; exit 1; }
 
 # As a reader of the source tree would: `man -l` from the top, where a .so
-# request "man3/x.3" finds docs/man/x.3 through the man3 link. Aliases
-# whose text is the same (".so man3/x.3", each of x's names) render the
-# same: the first of each stands for the others.
+# request "man3/x.3" finds docs/man/x.3 through the man3 link.
 top=$(cd "$mandir/../.." && pwd)
 rel=$(realpath --relative-to="$top" "$mandir")
 if command -v man >/dev/null 2>&1 && [ -d "$top/man3" ]; then
-	declare -A rendered=()
-	for page in "$mandir"/*.3; do
-		first=$(head -n 1 "$page")
-		if [ "${first#.so }" != "$first" ] && [ "$(wc -l <"$page")" = 1 ]; then
-			[ -z "${rendered[$first]:-}" ] || continue
-			rendered[$first]=1
-		fi
+	for page in "${to_render[@]}"; do
 		out=$(cd "$top" && LC_ALL=C.UTF-8 MANWIDTH=80 man -l "$rel/$(basename "$page")" 2>&1 >/dev/null) || {
 			out="man -l failed${out:+: $out}"
 		}
