@@ -96,18 +96,22 @@ struct cds_lfht_alloc {
 /* What struct lfht_allocator promises lfht: zero-filled, 16-byte aligned. */
 #define LFHT_URCU_ALLOC_ALIGN_ 16
 
-/* struct lfht_allocator's zalloc over a struct cds_lfht_alloc (ctx). */
+/* struct lfht_allocator's zalloc over a struct cds_lfht_alloc (ctx). Each
+ * member call is written (a->calloc)(...): a unit may define calloc() or
+ * free() as a function-like macro (cmocka's UNIT_TESTING does), which
+ * a->calloc(...) would expand, calling the unit's allocator instead of
+ * the program's hook, or failing to compile at another arity. */
 static inline void *lfht_urcu_alloc_zalloc_(size_t size, void *ctx)
 {
 	const struct cds_lfht_alloc *a = (const struct cds_lfht_alloc *)ctx;
-	void *p = a->calloc(a->state, 1, size);
+	void *p = (a->calloc)(a->state, 1, size);
 
 	if (p == NULL || (uintptr_t)p % LFHT_URCU_ALLOC_ALIGN_ == 0)
 		return p;
-	a->free(a->state, p);
+	(a->free)(a->state, p);
 	/* aligned_alloc() wants a multiple of the alignment. */
 	size = (size + LFHT_URCU_ALLOC_ALIGN_ - 1) & ~(size_t)(LFHT_URCU_ALLOC_ALIGN_ - 1);
-	p = a->aligned_alloc(a->state, LFHT_URCU_ALLOC_ALIGN_, size);
+	p = (a->aligned_alloc)(a->state, LFHT_URCU_ALLOC_ALIGN_, size);
 	if (p != NULL)
 		memset(p, 0, size);
 	return p;
@@ -118,7 +122,7 @@ static inline void lfht_urcu_alloc_free_(void *ptr, size_t size, void *ctx)
 	const struct cds_lfht_alloc *a = (const struct cds_lfht_alloc *)ctx;
 
 	(void)size;
-	a->free(a->state, ptr);
+	(a->free)(a->state, ptr);
 }
 
 /* _cds_lfht_new() with alloc (NULL: the default allocator). */

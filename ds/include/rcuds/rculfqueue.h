@@ -69,7 +69,10 @@ struct cds_lfq_queue_rcu {
 	void (*queue_call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head));
 };
 
-/* A dummy node: what the queue allocates, and how it frees it. */
+/* A dummy node: what the queue allocates, and how it frees it. (malloc)
+ * and (free) in parentheses: a unit may define malloc() or free() as a
+ * function-like macro (cmocka's UNIT_TESTING, leak checkers), of any
+ * arity; the queue allocates and frees its dummies with libc's, in pairs. */
 struct rcuds_lfq_dummy_ {
 	struct cds_lfq_node_rcu parent;
 	struct rcu_head head;
@@ -78,7 +81,7 @@ struct rcuds_lfq_dummy_ {
 
 static inline struct cds_lfq_node_rcu *rcuds_lfq_make_dummy_(struct cds_lfq_queue_rcu *q)
 {
-	struct rcuds_lfq_dummy_ *d = (struct rcuds_lfq_dummy_ *)malloc(sizeof(*d));
+	struct rcuds_lfq_dummy_ *d = (struct rcuds_lfq_dummy_ *)(malloc)(sizeof(*d));
 
 	if (d == NULL) {
 		fprintf(stderr, "rcuds: cds_lfq_*_rcu: out of memory for a dummy node\n");
@@ -99,7 +102,7 @@ static inline struct rcuds_lfq_dummy_ *rcuds_lfq_dummy_of_(struct cds_lfq_node_r
 
 static inline void rcuds_lfq_free_dummy_cb_(struct rcu_head *head)
 {
-	free(caa_container_of(head, struct rcuds_lfq_dummy_, head));
+	(free)(caa_container_of(head, struct rcuds_lfq_dummy_, head));
 }
 
 /**
@@ -151,7 +154,7 @@ static inline int cds_lfq_destroy_rcu(struct cds_lfq_queue_rcu *q)
 	if (!head->dummy ||
 	    rcu_atomic_load(&head->next, memory_order_relaxed) != NULL)
 		return -EPERM;
-	free(rcuds_lfq_dummy_of_(head));
+	(free)(rcuds_lfq_dummy_of_(head));
 	return 0;
 }
 
