@@ -46,10 +46,11 @@ command -v dpkg-query >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1 ||
 # liburcu, Concurrency Kit (libck-dev) and the peers of lfht-bench (oneTBB,
 # libcds, DPDK) for the side-by-side benchmarks only, gnuplot for their
 # plots, doxygen for the API reference, python3 for meson, spin for the
-# model checks of models/ (suite models).
+# model checks of models/ (suite models), autoconf, automake and cmake for
+# the liburcu users' projects that the urcu-names test builds.
 packages=(meson ninja-build pkg-config check libsubunit-dev gcc g++ clang
 	libclang-rt-14-dev liburcu-dev libck-dev libtbb-dev libcds-dev libdpdk-dev
-	gnuplot-nox doxygen python3 spin)
+	gnuplot-nox doxygen python3 spin autoconf automake cmake)
 
 # Cross: the compilers with their static C libraries, qemu's user-mode
 # emulators, and Check (libcheck.a, check.pc) for each target architecture.

@@ -17,6 +17,9 @@
 #     -Werror;
 #   - nothing of lfht's or rcu's tests, benchmarks or docs is defined, and
 #     nothing of lfht or rcu is installed by the consumer's `meson install`;
+#   - dependency('liburcu') and dependency('liburcu-cds') give the layer (the
+#     liburcu-user program reads its headers, none of liburcu-dev's, and
+#     links no liburcu);
 #   - the four programs (QSBR, memb, bp, mb) build and pass as the
 #     consumer's tests;
 #   - a second configuration, with the consumer's own werror=true and
@@ -57,14 +60,14 @@ revision = HEAD
 depth = 1
 
 [provide]
-dependency_names = lfht, rcu-qsbr, rcu-memb, rcu-bp, rcu-mb, rcuds, lfht-urcu-memb, lfht-urcu-qsbr, lfht-urcu-bp, lfht-urcu-mb
+dependency_names = lfht, rcu-qsbr, rcu-memb, rcu-bp, rcu-mb, rcuds, lfht-urcu-memb, lfht-urcu-qsbr, lfht-urcu-bp, lfht-urcu-mb, liburcu, liburcu-memb, liburcu-qsbr, liburcu-bp, liburcu-mb, liburcu-cds
 WRAP
 
 echo "run-consumer.sh: meson setup (consumer in $proj)"
 (cd "$proj" && "$meson" setup "$build" \
 	-Dwerror=false -Ddefault_library=static \
 	-Dlfht:debug_checks=false \
-	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb,rcuds,lfht-urcu-memb) >"$work/setup.log" 2>&1 || {
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb,rcuds,lfht-urcu-memb,liburcu,liburcu-cds) >"$work/setup.log" 2>&1 || {
 	cat "$work/setup.log"
 	fail "meson setup failed"
 }
@@ -109,8 +112,8 @@ for src, dest in json.load(open(f'{work}/installed.json')).items():
     errors.append(f'the consumer\'s meson install would install {dest} (from {src}); '
                   'lfht installs only with -Dlfht:install=enabled')
 names = sorted(t['name'] for t in json.load(open(f'{work}/tests.json')))
-if names != ['bp-user', 'ds-user', 'mb-user', 'memb-user', 'qsbr-user', 'urcu-user']:
-    errors.append(f'tests registered: {names}, want only the consumer\'s six')
+if names != ['bp-user', 'ds-user', 'liburcu-user', 'mb-user', 'memb-user', 'qsbr-user', 'urcu-user']:
+    errors.append(f'tests registered: {names}, want only the consumer\'s seven')
 for e in errors:
     print('run-consumer.sh:', e, file=sys.stderr)
 sys.exit(1 if errors else 0)
@@ -127,14 +130,24 @@ echo "run-consumer.sh: meson test"
 	fail "the consumer's tests failed"
 }
 grep -E '^ *(Ok|OK|Fail|FAIL)' "$work/test.log" || true
-grep -Eq 'Ok: +6' "$work/test.log" || { cat "$work/test.log"; fail "expected 6 passing tests"; }
+grep -Eq 'Ok: +7' "$work/test.log" || { cat "$work/test.log"; fail "expected 7 passing tests"; }
+# dependency('liburcu') gave lfht's layer: the program read no liburcu-dev
+# header and links no liburcu.
+if ninja -C "$build" -t deps liburcu-user.p/urcu_user.c.o | grep -E '/usr/include/([^/]*-linux-gnu/)?urcu'; then
+	fail "liburcu-user read liburcu-dev's headers (above)"
+fi
+ninja -C "$build" -t deps liburcu-user.p/urcu_user.c.o | grep -q 'compat/include/urcu/rculfhash.h' ||
+	fail "liburcu-user did not read the layer's <urcu/rculfhash.h>"
+if ldd "$build/liburcu-user" | grep liburcu; then
+	fail "liburcu-user links liburcu (above)"
+fi
 
 # Asked for, lfht installs with the consumer (configuration only: what
 # `meson install` would install), and the consumer's werror=true (its
 # project default) reaches lfht and rcu.
 echo "run-consumer.sh: meson setup -Dlfht:install=enabled"
 (cd "$proj" && "$meson" setup "$work/build-install" -Dlfht:install=enabled \
-	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb,rcuds,lfht-urcu-memb) >"$work/setup-install.log" 2>&1 || {
+	--force-fallback-for=lfht,rcu-qsbr,rcu-memb,rcu-bp,rcu-mb,rcuds,lfht-urcu-memb,liburcu,liburcu-cds) >"$work/setup-install.log" 2>&1 || {
 	cat "$work/setup-install.log"
 	fail "meson setup -Dlfht:install=enabled failed"
 }

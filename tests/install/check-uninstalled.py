@@ -8,7 +8,9 @@ lfht-urcu-memb-uninstalled.pc for lfht-urcu-memb). Checks that those files
 carry the compatibility layer's include directory: builds
 tests/install/urcu_prog.c, a liburcu program, with only `pkg-config
 --cflags --libs lfht-urcu-memb` (and lfht-urcu-qsbr with -DPROG_QSBR,
-lfht-urcu-bp with -DPROG_BP, lfht-urcu-mb with -DPROG_MB), asks the
+lfht-urcu-bp with -DPROG_BP, lfht-urcu-mb with -DPROG_MB; and by
+liburcu's own names, `pkg-config liburcu liburcu-cds` (liburcu-qsbr,
+liburcu-bp, liburcu-mb) from BUILD_ROOT/compat/pkgconfig alone), asks the
 compiler (-MD) which headers it read, and fails unless <urcu.h>
 (<urcu-qsbr.h>, <urcu-bp.h>, <urcu/urcu-mb.h>),
 <urcu/rculfhash.h> and <urcu/uatomic.h> came from
@@ -17,18 +19,10 @@ then runs it against the build tree's libraries (not liburcu's). Offline.
 """
 import os
 import pathlib
-import re
 import shutil
 import sys
 
-from consumer_checks import ldd_without_liburcu, report, run
-
-
-def headers_read(depfile):
-    """The headers a make-style dependency file lists, resolved."""
-    text = depfile.read_text().replace('\\\n', ' ')
-    files = text.split(':', 1)[1].split()
-    return [pathlib.Path(f).resolve() for f in files if f.endswith('.h')]
+from consumer_checks import headers_read, is_liburcu_dev_header, ldd_without_liburcu, report, run
 
 
 def main():
@@ -48,14 +42,27 @@ def main():
     prog = source / 'tests/install/urcu_prog.c'
     strict = ['-std=c11', '-Wall', '-Wextra', '-Werror']
     errors = []
-    for pc, define, top in [('lfht-urcu-memb', [], 'urcu.h'),
-                            ('lfht-urcu-qsbr', ['-DPROG_QSBR'], 'urcu-qsbr.h'),
-                            ('lfht-urcu-bp', ['-DPROG_BP'], 'urcu-bp.h'),
-                            ('lfht-urcu-mb', ['-DPROG_MB'], 'urcu/urcu-mb.h')]:
-        if not (build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists():
+    # liburcu's own names, from BUILD_ROOT/compat/pkgconfig alone.
+    names_env = dict(env, PKG_CONFIG_LIBDIR=str(build / 'compat/pkgconfig'))
+    names_env.pop('PKG_CONFIG_PATH')
+    for pc, define, top, pc_env in [
+            ('lfht-urcu-memb', [], 'urcu.h', env),
+            ('lfht-urcu-qsbr', ['-DPROG_QSBR'], 'urcu-qsbr.h', env),
+            ('lfht-urcu-bp', ['-DPROG_BP'], 'urcu-bp.h', env),
+            ('lfht-urcu-mb', ['-DPROG_MB'], 'urcu/urcu-mb.h', env),
+            ('liburcu liburcu-cds', [], 'urcu.h', names_env),
+            ('liburcu-qsbr liburcu-cds', ['-DPROG_QSBR'], 'urcu-qsbr.h', names_env),
+            ('liburcu-bp liburcu-cds', ['-DPROG_BP'], 'urcu-bp.h', names_env),
+            ('liburcu-mb liburcu-cds', ['-DPROG_MB'], 'urcu/urcu-mb.h', names_env)]:
+        first = pc.split()[0]
+        if pc_env is env and not (build / 'meson-uninstalled' / f'{pc}-uninstalled.pc').exists():
             errors.append(f'{pc}-uninstalled.pc: not in {build / "meson-uninstalled"}')
             continue
-        flags = run(['pkg-config', '--cflags', '--libs', pc], env=env).split()
+        if pc_env is names_env and not (build / 'compat/pkgconfig' / f'{first}.pc').exists():
+            errors.append(f'{first}.pc: not in {build / "compat/pkgconfig"}')
+            continue
+        flags = run(['pkg-config', '--cflags', '--libs'] + pc.split(), env=pc_env).split()
+        pc = pc.replace(' ', '+')
         if f'-I{compat}' not in flags:
             errors.append(f'{pc}: uninstalled Cflags lack -I{compat}: {flags}')
         exe = work / f'urcu-prog-{pc}'
@@ -67,9 +74,7 @@ def main():
             if want not in read:
                 errors.append(f'{exe.name}: did not read {want}')
         for h in read:
-            # liburcu-dev's files: /usr/include/urcu*, or (Debian)
-            # /usr/include/<triplet>/urcu*.
-            if re.fullmatch(r'/usr/include/([^/]+-linux-gnu[^/]*/)?urcu([^/]*\.h|/.*)', str(h)):
+            if is_liburcu_dev_header(h):
                 errors.append(f'{exe.name}: read liburcu-dev\'s {h}')
         libdirs = [f[2:] for f in flags if f.startswith('-L')]
         env_run = dict(env, LD_LIBRARY_PATH=':'.join(libdirs))

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: MIT
-"""What check-install.py and check-uninstalled.py share, as they build and
-run a program the way a consumer of lfht would: a command run with its
-output captured (echoed first; the script fails when the command does), a
-built program's ldd that must not name liburcu, and the final report.
-Imported from the scripts' own directory."""
+"""What check-install.py, check-uninstalled.py and check-urcu-names.py
+share, as they build and run a program the way a consumer of lfht would: a
+command run with its output captured (echoed first; the script fails when
+the command does), the headers a compiler's dependency file lists and
+whether one is liburcu-dev's, a built program's ldd that must not name
+liburcu, and the final report. Imported from the scripts' own directory."""
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -22,6 +24,23 @@ def run(cmd, env=None, capture=True):
             print(r.stdout)
         raise SystemExit(f'{PROG}: FAIL: {cmd[0]} exited {r.returncode}')
     return r.stdout if capture else ''
+
+
+def headers_read(depfile):
+    """The headers a make-style dependency file (gcc -MD) lists, resolved."""
+    text = depfile.read_text().replace('\\\n', ' ')
+    files = []
+    for rule in text.split('\n'):
+        if ':' in rule:
+            files += rule.split(':', 1)[1].split()
+    return [pathlib.Path(f).resolve() for f in files if f.endswith('.h')]
+
+
+def is_liburcu_dev_header(path):
+    """Whether path is one of liburcu-dev's files: /usr/include/urcu*, or
+    (Debian) /usr/include/<triplet>/urcu*."""
+    return re.fullmatch(r'/usr/include/([^/]+-linux-gnu[^/]*/)?urcu([^/]*\.h|/.*)',
+                        str(path)) is not None
 
 
 def ldd_without_liburcu(exe, env, errors):
