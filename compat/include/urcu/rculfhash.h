@@ -97,8 +97,8 @@ struct cds_lfht_alloc {
 #define LFHT_URCU_ALLOC_ALIGN_ 16
 
 /* struct lfht_allocator's zalloc over a struct cds_lfht_alloc (ctx). Each
- * member call is written (a->calloc)(...): a unit may define calloc() or
- * free() as a function-like macro (cmocka's UNIT_TESTING does), which
+ * member call is written (a->calloc)(...): a unit may define calloc or
+ * free as a function-like macro (cmocka's UNIT_TESTING does), which
  * a->calloc(...) would expand, calling the unit's allocator instead of
  * the program's hook, or failing to compile at another arity. */
 static inline void *lfht_urcu_alloc_zalloc_(size_t size, void *ctx)

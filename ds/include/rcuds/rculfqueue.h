@@ -69,8 +69,8 @@ struct cds_lfq_queue_rcu {
 	void (*queue_call_rcu)(struct rcu_head *head, void (*func)(struct rcu_head *head));
 };
 
-/* A dummy node: what the queue allocates, and how it frees it. (malloc)
- * and (free) in parentheses: a unit may define malloc() or free() as a
+/* A dummy node: what the queue allocates, and how it frees it. The calls
+ * name malloc and free in parentheses: a unit may define either as a
  * function-like macro (cmocka's UNIT_TESTING, leak checkers), of any
  * arity; the queue allocates and frees its dummies with libc's, in pairs. */
 struct rcuds_lfq_dummy_ {
