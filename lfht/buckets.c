@@ -21,7 +21,9 @@
  *   take the RCU core's worker lock), so that a grow never waits for
  *   readers; the table counts such
  *   callbacks (rcu_pending) and cds_lfht_destroy() waits for them
- *   (lfht_orders_destroy()) before the allocator's table goes;
+ *   (lfht_orders_destroy()) before the allocator's table goes, or, when
+ *   it runs in a call_rcu callback itself and cannot wait, leaves the
+ *   free of struct cds_lfht to the last of them (ORDERS_DESTROYED);
  * - the entries that hold tables are 0 .. top, none missing below top, and
  *   every entry after them is NULL, entries[cap] always (a grow publishes
  *   the order above the top, a shrink's frees clear every order above
@@ -36,6 +38,7 @@
  * grace periods before the frees of shrunk tables.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +109,18 @@ int lfht_orders_init(struct cds_lfht *ht, unsigned long init_size)
 	return 0;
 }
 
+/* Added to rcu_pending by a cds_lfht_destroy() that runs in a call_rcu
+ * callback, where rcu_barrier() cannot wait for the others: the callback
+ * whose decrement leaves exactly this frees struct cds_lfht. */
+#define ORDERS_DESTROYED (LONG_MAX / 2 + 1)
+
+static void table_struct_free(struct cds_lfht *ht)
+{
+	struct lfht_allocator alloc = ht->alloc;
+
+	alloc.free(ht, sizeof(*ht), alloc.ctx);
+}
+
 /* call_rcu callback: frees an array replaced a grace period ago. */
 static void orders_block_free_rcu(struct rcu_head *head)
 {
@@ -116,8 +131,12 @@ static void orders_block_free_rcu(struct rcu_head *head)
 	lfht_free(ht, block, orders_bytes(block->cap));
 	/* Release: our last access to ht (the free through its allocator)
 	 * comes before the count drops; pairs with the acquire load in
-	 * lfht_orders_destroy(), after which ht may be freed. */
-	rcu_atomic_sub(&ht->rcu_pending, 1, memory_order_release);
+	 * lfht_orders_destroy(), after which ht may be freed. Acquire: when
+	 * we are the last callback of a table destroyed meanwhile, pairs with
+	 * the release add of ORDERS_DESTROYED there, so that the destroy's
+	 * accesses to ht come before our free of it. */
+	if (rcu_atomic_sub(&ht->rcu_pending, 1, memory_order_acq_rel) == ORDERS_DESTROYED + 1)
+		table_struct_free(ht);
 }
 
 /*
@@ -252,21 +271,31 @@ void lfht_orders_free_unused(struct cds_lfht *ht)
 void lfht_orders_destroy(struct cds_lfht *ht)
 {
 	struct lfht_orders_block *block = orders_block(ht);
+	bool in_callback = ht->flavour->thread_state() & RCU_THREAD_IN_CALLBACK;
 
 	/* Replaced arrays still queued for call_rcu free themselves through
 	 * ht: wait for them before ht goes. Acquire: pairs with the release
 	 * decrement in orders_block_free_rcu(). The barrier runs every
 	 * callback queued before it (in a fork() child, the parent's queued
 	 * callbacks never run there; their arrays are merely never freed, and
-	 * the count stays: the barrier then only costs a grace period). */
-	if (rcu_atomic_load(&ht->rcu_pending, memory_order_acquire) != 0)
+	 * the count stays: the barrier then only costs a grace period). A
+	 * callback cannot wait for the others (rcu_barrier() returns at once
+	 * there): the last of them frees ht instead. */
+	if (!in_callback && rcu_atomic_load(&ht->rcu_pending, memory_order_acquire) != 0)
 		ht->flavour->barrier();
-	if (!block)
+	if (block) {
+		/* Relaxed: the table is being freed; nothing reads it any more. */
+		rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
+		lfht_orders_free_unused(ht);
+		lfht_free(ht, block, orders_bytes(block->cap));
+		rcu_atomic_store(&ht->view.orders, NULL, memory_order_relaxed);
+		lfht_region_unmap(ht);
+	}
+	/* AcqRel: release orders every access above before the last callback
+	 * frees ht (its acquire decrement); acquire pairs with the callbacks'
+	 * release decrements, when none is left and we free ht ourselves. */
+	if (in_callback &&
+	    rcu_atomic_add(&ht->rcu_pending, ORDERS_DESTROYED, memory_order_acq_rel) != 0)
 		return;
-	/* Relaxed: the table is being freed; nothing reads it any more. */
-	rcu_atomic_store(&ht->view.size, 1UL, memory_order_relaxed);
-	lfht_orders_free_unused(ht);
-	lfht_free(ht, block, orders_bytes(block->cap));
-	rcu_atomic_store(&ht->view.orders, NULL, memory_order_relaxed);
-	lfht_region_unmap(ht);
+	table_struct_free(ht);
 }

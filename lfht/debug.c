@@ -46,8 +46,13 @@ static bool flavour_is_qsbr(const struct rcu_flavour *f)
 void lfht_check_reader_(struct cds_lfht *ht, const char *call)
 {
 	const struct rcu_flavour *f = ht->flavour;
-	unsigned state = f->thread_state();
+	unsigned state;
 
+	/* liburcu's rules (the layer's tables): no section asked of a caller
+	 * that alone reaches the table. */
+	if (ht->flags & LFHT_URCU_RULES_)
+		return;
+	state = f->thread_state();
 	if (state & RCU_THREAD_READER)
 		return;
 	if (!flavour_is_qsbr(f))
@@ -58,7 +63,7 @@ void lfht_check_reader_(struct cds_lfht *ht, const char *call)
 	lfht_misuse(call, "not inside a read-side critical section (QSBR: thread offline)");
 }
 
-void lfht_debug_require_outside(struct cds_lfht *ht, const char *call)
+void lfht_debug_require_outside(struct cds_lfht *ht, const char *call, bool callback_ok)
 {
 	unsigned state = ht->flavour->thread_state();
 
@@ -66,7 +71,7 @@ void lfht_debug_require_outside(struct cds_lfht *ht, const char *call)
 		lfht_misuse(call, "thread not registered");
 	if (state & RCU_THREAD_IN_SECTION)
 		lfht_misuse(call, "called inside a read-side critical section");
-	if (state & RCU_THREAD_IN_CALLBACK)
+	if (!callback_ok && (state & RCU_THREAD_IN_CALLBACK))
 		lfht_misuse(call, "called from a call_rcu callback");
 }
 

@@ -101,8 +101,9 @@ LFHT_HIDDEN _Noreturn void lfht_misuse(const char *call, const char *rule);
 /* lfht_misuse("invariant", what): a broken invariant of list.c/resize.c. */
 LFHT_HIDDEN _Noreturn void lfht_invariant_broken(const char *what);
 /* Abort unless the caller is registered, outside any read-side section and
- * not running call_rcu callbacks (resize, destroy). */
-LFHT_HIDDEN void lfht_debug_require_outside(struct cds_lfht *ht, const char *call);
+ * (unless callback_ok: destroy) not running call_rcu callbacks (resize). */
+LFHT_HIDDEN void lfht_debug_require_outside(struct cds_lfht *ht, const char *call,
+					    bool callback_ok);
 /* Abort when another exported call on ht is in flight (destroy). */
 LFHT_HIDDEN void lfht_debug_require_idle(struct cds_lfht *ht, const char *call);
 /* Abort when node is as cds_lfht_node_init() left it (never added). */
@@ -127,7 +128,7 @@ static inline void lfht_call_reader(struct cds_lfht *ht, const char *call)
 static inline void lfht_call_outside(struct cds_lfht *ht, const char *call)
 {
 	if (LFHT_CHECKS_ON) {
-		lfht_debug_require_outside(ht, call);
+		lfht_debug_require_outside(ht, call, false);
 		lfht_debug_calls_add(ht, 1);
 	}
 }
@@ -138,11 +139,12 @@ static inline void lfht_call_end(struct cds_lfht *ht)
 		lfht_debug_calls_add(ht, -1);
 }
 
-/* destroy: outside, and no other call in flight. */
+/* destroy: outside a section (a call_rcu callback may destroy, as liburcu
+ * 0.10 and later allow), and no other call in flight. */
 static inline void lfht_call_destroy(struct cds_lfht *ht, const char *call)
 {
 	if (LFHT_CHECKS_ON) {
-		lfht_debug_require_outside(ht, call);
+		lfht_debug_require_outside(ht, call, true);
 		lfht_debug_require_idle(ht, call);
 	}
 }
@@ -221,7 +223,8 @@ LFHT_HIDDEN struct cds_lfht_node *lfht_order_table(struct cds_lfht *ht, unsigned
 /* Whether tables above size wait to be freed, and the freeing, after a
  * grace period since they became unreachable (a shrink's). Replaced orders
  * arrays go to call_rcu at once (no wait); lfht_orders_destroy() waits for
- * those callbacks. */
+ * those callbacks, then frees the orders and struct cds_lfht itself, except
+ * in a call_rcu callback, where the last of those callbacks frees it. */
 LFHT_HIDDEN bool lfht_orders_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_free_unused(struct cds_lfht *ht);
 LFHT_HIDDEN void lfht_orders_destroy(struct cds_lfht *ht);

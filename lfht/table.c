@@ -73,14 +73,13 @@ static bool density_shift_of(int flags, unsigned *shift)
 	return true;
 }
 
+/* Frees ht, or (in a call_rcu callback, with replaced orders arrays still
+ * queued) leaves its last free to the last of their callbacks. */
 static void table_free(struct cds_lfht *ht)
 {
-	struct lfht_allocator alloc = ht->alloc;
-
 	lfht_worker_detach(ht);
 	lfht_counters_destroy(ht);
 	lfht_orders_destroy(ht);
-	alloc.free(ht, sizeof(*ht), alloc.ctx);
 }
 
 /* Links the initial buckets; nothing else sees the table yet. */

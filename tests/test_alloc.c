@@ -3,7 +3,8 @@
  * tests/test_alloc.c - the table's memory through lfht_set_allocator(): every
  * failing allocation of cds_lfht_new gives NULL/ENOMEM and leaks nothing, an
  * empty table is small, and allocation failures during a resize leave the
- * table correct and usable; destroy waits for the frees it deferred.
+ * table correct and usable; destroy waits for the frees it deferred, or,
+ * from a call_rcu callback, leaves the last free to them.
  */
 #define _GNU_SOURCE
 #include "lfht_test.h"
@@ -315,6 +316,89 @@ START_TEST(destroy_waits_for_the_frees_a_grow_deferred)
 }
 END_TEST
 
+/*
+ * cds_lfht_destroy() from a call_rcu callback (liburcu 0.10 and later allow
+ * it; BIND destroys tables there): it cannot wait for the callbacks that
+ * free the orders arrays a grow replaced, so the last of them frees the
+ * table. The destroying callback is queued first, then a reader holds the
+ * grace period up while the grow queues three such callbacks behind it:
+ * at the destroy they are all pending, the table's memory is still out
+ * when it returns, and all of it comes back once they have run.
+ */
+struct destroy_in_callback {
+	struct rcu_head head;
+	struct cds_lfht *ht;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int reader_in, grown, destroyed, destroy_ret;
+	long outstanding_after;
+};
+
+static void destroy_in_callback_cb(struct rcu_head *head)
+{
+	struct destroy_in_callback *d = caa_container_of(head, struct destroy_in_callback, head);
+
+	d->destroy_ret = cds_lfht_destroy(d->ht, NULL);
+	d->outstanding_after = outstanding();
+	pthread_mutex_lock(&d->lock);
+	d->destroyed = 1;
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+}
+
+static void *grace_period_holder(void *arg)
+{
+	struct destroy_in_callback *d = arg;
+
+	rcu_register_thread();
+	rcu_read_lock();
+	pthread_mutex_lock(&d->lock);
+	d->reader_in = 1;
+	pthread_cond_broadcast(&d->cond);
+	while (!d->grown)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	rcu_read_unlock();
+	rcu_unregister_thread();
+	return NULL;
+}
+
+START_TEST(destroy_from_a_call_rcu_callback_leaves_the_last_free_to_the_callbacks)
+{
+	struct destroy_in_callback d = { .lock = PTHREAD_MUTEX_INITIALIZER,
+					 .cond = PTHREAD_COND_INITIALIZER };
+	pthread_t reader;
+
+	test_alloc_install();
+	d.ht = cds_lfht_new(1, 1, 0, 0, NULL);
+	ck_assert_ptr_nonnull(d.ht);
+	ck_assert_int_eq(pthread_create(&reader, NULL, grace_period_holder, &d), 0);
+	pthread_mutex_lock(&d.lock);
+	while (!d.reader_in)
+		pthread_cond_wait(&d.cond, &d.lock);
+	pthread_mutex_unlock(&d.lock);
+	call_rcu(&d.head, destroy_in_callback_cb);
+	/* Past 2^3, 2^7 and 2^15 buckets: three arrays replaced, their
+	 * callbacks queued behind the destroy's. */
+	cds_lfht_resize(d.ht, 1UL << 16);
+	ck_assert_uint_eq(lfht_nr_buckets(d.ht), 1UL << 16);
+	/* QSBR: offline while blocked, or the grace period waits for us. */
+	test_offline();
+	pthread_mutex_lock(&d.lock);
+	d.grown = 1;
+	pthread_cond_broadcast(&d.cond);
+	while (!d.destroyed)
+		pthread_cond_wait(&d.cond, &d.lock);
+	pthread_mutex_unlock(&d.lock);
+	test_online();
+	ck_assert_int_eq(pthread_join(reader, NULL), 0);
+	ck_assert_int_eq(d.destroy_ret, 0);
+	ck_assert_int_gt(d.outstanding_after, 0);
+	expect_all_freed();
+	test_alloc_uninstall();
+}
+END_TEST
+
 /* The same at 4 buckets per node: a dense table that cannot get its next
  * order stays correct at a higher load. */
 START_TEST(density_table_with_failing_allocator_keeps_all_keys)
@@ -337,6 +421,7 @@ int main(void)
 	TEST_ADD(s, resize_with_failing_allocator_keeps_table_usable_then_reaches_size, 60);
 	TEST_ADD(s, auto_resize_with_failing_allocator_keeps_all_keys, 60);
 	TEST_ADD(s, destroy_waits_for_the_frees_a_grow_deferred, 30);
+	TEST_ADD(s, destroy_from_a_call_rcu_callback_leaves_the_last_free_to_the_callbacks, 30);
 	TEST_ADD(s, density_table_with_failing_allocator_keeps_all_keys, 60);
 	return test_main(s);
 }

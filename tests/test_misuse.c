@@ -315,23 +315,10 @@ static void resize_cb(struct rcu_head *h)
 	cds_lfht_resize(table, 64);
 }
 
-static void destroy_cb(struct rcu_head *h)
-{
-	(void)h;
-	(void)cds_lfht_destroy(table, NULL);
-}
-
 static void resize_from_callback(void)
 {
 	setup();
 	call_rcu(&head, resize_cb);
-	rcu_barrier();
-}
-
-static void destroy_from_callback(void)
-{
-	table = cds_lfht_new(4, 4, 0, 0, NULL);
-	call_rcu(&head, destroy_cb);
 	rcu_barrier();
 }
 
@@ -476,8 +463,6 @@ static const struct misuse misuses[] = {
 #endif
 	{ "resize_from_a_call_rcu_callback_aborts", resize_from_callback,
 	  "lfht: cds_lfht_resize: called from a call_rcu callback" },
-	{ "destroy_from_a_call_rcu_callback_aborts", destroy_from_callback,
-	  "lfht: cds_lfht_destroy: called from a call_rcu callback" },
 	{ "destroy_while_another_call_runs_aborts", destroy_while_busy,
 	  "lfht: cds_lfht_destroy: another call on the table is still running" },
 };

@@ -109,6 +109,13 @@ static inline struct cds_lfht *lfht_new_with_allocator(unsigned long init_size,
 #define LFHT_DENSITY_SHIFT_ 8
 #define LFHT_DENSITY_MASK_ (0xf << LFHT_DENSITY_SHIFT_)
 
+/* A flag of cds_lfht_new() that the liburcu layer (<urcu/rculfhash.h>)
+ * sets on each table it makes, not API: the debug checks hold the table's
+ * callers to liburcu's rules, under which a thread that alone reaches the
+ * table (tearing it down) looks it up, walks and empties it outside any
+ * read-side section: such calls are not reported. */
+#define LFHT_URCU_RULES_ (1 << 13)
+
 /**
  * \brief A flag for cds_lfht_new(): an auto-resized table keeps at least
  * \p n buckets per node.

@@ -16,7 +16,7 @@
  * | Call | Registered thread? | Read-side critical section? |
  * |------|--------------------|-----------------------------|
  * | cds_lfht_new(), cds_lfht_new_flavour(), cds_lfht_node_init(), cds_lfht_node_init_deleted() | not needed | either |
- * | cds_lfht_destroy() | yes (QSBR: online or offline) | outside; never from a call_rcu() callback |
+ * | cds_lfht_destroy() | yes (QSBR: online or offline) | outside (a call_rcu() callback may call it) |
  * | cds_lfht_resize() | yes (QSBR: online or offline) | outside |
  * | lookups, iteration, cds_lfht_count_nodes() | yes | inside, across the whole traversal |
  * | cds_lfht_add(), cds_lfht_add_unique(), cds_lfht_add_replace(), cds_lfht_replace(), cds_lfht_del() | yes | inside |
@@ -285,10 +285,14 @@ static inline struct cds_lfht *cds_lfht_new(unsigned long init_size,
  * Every other operation on the table must have finished before the call:
  * destroy is not concurrent with anything on the same table. When the table
  * is the last of its resize worker's, the worker is stopped and joined.
- * \rcustate Registered thread, outside any read-side critical section, and
- * never from a call_rcu() callback (it waits for the resize worker to let go
- * of the table, and the worker may be waiting for a grace period). A QSBR
- * caller may be online or offline, and returns in the same state.
+ * \rcustate Registered thread, outside any read-side critical section (it
+ * waits for the resize worker to let go of the table, and the worker may be
+ * waiting for a grace period); a call_rcu() callback may call it, as in
+ * liburcu 0.10 and later: the orders arrays that a recent grow replaced are
+ * then freed, with the table, by their own callbacks after it returns, so
+ * the table's allocator must outlive them (rcu_barrier() from a thread
+ * waits for them). A QSBR caller may be online or offline, and returns in
+ * the same state.
  * \ordering None promised: order the end of every other use of the table
  * before the call yourself (for example by joining the threads that used
  * it).

@@ -20,8 +20,12 @@
  *   layer (urcu_memb_flavor, urcu_qsbr_flavor: see <urcu/flavor.h>); NULL,
  *   or one whose lfht_flavour_ is NULL, fails with errno EINVAL.
  * - cds_lfht_destroy() takes a read-side lock of the table's flavour, so
- *   it must run on a registered thread (liburcu >= 0.10 has no such need);
- *   as in liburcu, never inside a read-side section or a call_rcu callback.
+ *   it must run on a registered thread, outside a read-side section
+ *   (liburcu >= 0.10 has neither need); a call_rcu callback may call it.
+ * - Tables made here are checked (debug builds) as liburcu asks and no
+ *   more (LFHT_URCU_RULES_): a lookup, walk or update outside a read-side
+ *   section, as by a thread that alone reaches a table it tears down, is
+ *   not reported.
  * - cds_lfht_node_init() leaves the node reading as deleted, as
  *   cds_lfht_node_init_deleted() (liburcu 0.14) does.
  * - cds_lfht_new() (under URCU_API_MAP, as in liburcu) also exists when
@@ -79,8 +83,8 @@ static inline struct cds_lfht *_cds_lfht_new(unsigned long init_size,
 		errno = EINVAL;
 		return NULL;
 	}
-	return cds_lfht_new_flavour(init_size, min_nr_alloc_buckets, max_nr_buckets, flags,
-				    attr, flavor->lfht_flavour_);
+	return cds_lfht_new_flavour(init_size, min_nr_alloc_buckets, max_nr_buckets,
+				    flags | LFHT_URCU_RULES_, attr, flavor->lfht_flavour_);
 }
 
 /* liburcu 0.15's allocator callbacks; each gets state first. */
@@ -148,7 +152,7 @@ static inline struct cds_lfht *_cds_lfht_new_with_alloc(unsigned long init_size,
 	a.free = lfht_urcu_alloc_free_;
 	a.ctx = (void *)alloc;
 	return lfht_new_flavour_allocator(init_size, min_nr_alloc_buckets, max_nr_buckets,
-					  flags, attr, flavor->lfht_flavour_, &a);
+					  flags | LFHT_URCU_RULES_, attr, flavor->lfht_flavour_, &a);
 }
 
 /* cds_lfht_new_flavor() with alloc (NULL: the default allocator). */
