@@ -11,6 +11,7 @@
  *              what each needs of an implementation
  *   report.c   the RESULT line, --info, UNSUPPORTED, usage
  *   harness.c  the worker threads, table set-up, the heap and RSS probes
+ *   maps.c     the memory a library maps for itself (mmap, munmap)
  *   runs.c     the run functions: one per family of workloads
  *   impl.c     the implementation: thread roles and struct bench_impl
  *   main.c     options, then the table's run function
@@ -257,6 +258,9 @@ unsigned long fill_keys(struct bench_table *bt, unsigned long n);
 void growth_settled(struct bench_table *bt);
 double cpu_seconds(void);
 long heap_in_use(void);
+/* maps.c: resident bytes of the anonymous mappings made through mmap()
+ * and not unmapped since (a library's own, outside malloc). */
+long mapped_resident_bytes(void);
 long heap_settled(void);
 long rss_bytes(void);
 

@@ -132,11 +132,12 @@ def memory_lines(b, w, k, t):
         rows.append([impl] + ['%.1f' % b.med(per, impl, key)
                               if b.med(per, impl, key) is not None else gap
                               for key, _ in metrics(w)])
-    return ['\nMemory at %d keys (auto-resize table from 1 bucket; heap = mallinfo2 '
-            'in-use delta, RSS = resident delta; table = heap minus the entries '
-            'alone; dpdk: made for the N keys (fixed capacity 2N), heap counted '
-            'with what rte_malloc holds, from before the table was made, its '
-            'entries inside the table)' % k] + render(rows)
+    return ['\nMemory at %d keys (auto-resize table from 1 bucket; heap+maps = '
+            'the growth of malloc\'s in-use bytes (mallinfo2) plus the resident '
+            'pages of what the library mmaps itself; RSS = resident delta; '
+            'table = heap+maps minus the entries alone; dpdk: made for the N '
+            'keys (fixed capacity 2N), counted with what rte_malloc holds, from '
+            'before the table was made, its entries inside the table)' % k] + render(rows)
 
 
 # The sections after the throughput table, by the table's report field.

@@ -190,11 +190,13 @@ void growth_settled(struct bench_table *bt)
 	}
 }
 
-/* Bytes in use on the heap, mmapped chunks included, all arenas. */
+/* Bytes in use: malloc's (mmapped chunks included, all arenas), and what
+ * the table's library maps for itself (maps.c), or, for one that has an
+ * allocator of its own (DPDK's rte_malloc), what that says it holds. */
 long heap_in_use(void)
 {
 	struct mallinfo2 mi = mallinfo2();
-	long extra = bench_impl.heap_extra ? bench_impl.heap_extra() : 0;
+	long extra = bench_impl.heap_extra ? bench_impl.heap_extra() : mapped_resident_bytes();
 
 	return (long)(mi.uordblks + mi.hblkhd) + extra;
 }

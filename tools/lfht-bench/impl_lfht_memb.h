@@ -37,11 +37,6 @@ static inline void bench_offline(void) { }
 static inline void bench_online(void) { }
 static inline unsigned long bench_nr_buckets(struct cds_lfht *ht) { return lfht_nr_buckets(ht); }
 
-/* Bucket tables in regions, outside malloc's heap: runs.c's memory
- * figures count them, as they count liburcu's calloc'ed tables. */
-#define BENCH_HAS_HEAP_EXTRA 1
-static inline long bt_heap_extra(void) { return (long)lfht_region_bytes(); }
-
 /* lfht_lookup_batch(), when this lfht has it: its header says so, or
  * meson found it there (tools/lfht-bench/meson.build). */
 #if defined(LFHT_HAVE_LOOKUP_BATCH) || defined(BENCH_HAVE_LOOKUP_BATCH)
