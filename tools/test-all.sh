@@ -20,8 +20,10 @@
 #   ppc64le   cross gcc, static, under qemu-ppc64le: the same without the
 #             benchmarks and docs (aarch64 runs them under qemu)
 #
-# Each leg prints a banner, its test results and its wall time; the end is a
-# summary table and a last line "N passed, N failed" counting legs. Exits
+# Each leg prints a banner, its test results, its five slowest tests and
+# its wall time; the end is a summary table (each leg's time, its build's
+# and the rest: configure and tests) and a last line "N passed, N failed"
+# counting legs. Exits
 # non-zero when any leg failed. Logs: build-ci/logs/<leg>.log.
 #
 #   --leg NAME   run only this leg (repeatable; default: all of them)
@@ -278,7 +280,10 @@ run_leg() {
 	run_step "$log" configure "${setup[@]}" || return 1
 
 	echo "-- build"
+	local t0
+	t0=$(date +%s)
 	run_step "$log" build meson compile -C "$dir" -j "$jobs" || return 1
+	build_secs=$(( $(date +%s) - t0 ))
 
 	echo "-- test: ${env_vars[*]} meson test --timeout-multiplier $timeout_mult ${test_args[*]}"
 	# --skip: name every other test explicitly.
@@ -309,7 +314,18 @@ run_leg() {
 		echo "-- no test ran in this leg: counted as a failure"
 		return 1
 	fi
-	echo "-- $n tests ran"
+	echo "-- $n tests ran; the slowest:"
+	slowest "$dir" | sed 's/^/   /'
+}
+
+# slowest DIR: the five longest tests of the last run, with their seconds.
+slowest() {
+	python3 - "$1/meson-logs/testlog.json" <<'PY'
+import json, sys
+tests = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8", errors="replace")]
+for t in sorted(tests, key=lambda t: -t.get("duration", 0))[:5]:
+    print(f"{t.get('duration', 0):6.1f}s  {t.get('name')}")
+PY
 }
 
 # leg_digest LEG: why LEG failed, for the end of the output: each failed
@@ -353,6 +369,7 @@ total_start=$(date +%s)
 for leg in "${legs[@]}"; do
 	banner "leg $leg: $(leg_describe "$leg")  [$(date -u +%H:%M:%S) UTC]"
 	start=$(date +%s)
+	build_secs=0
 	if run_leg "$leg"; then
 		result=PASS
 		passed=$((passed + 1))
@@ -363,7 +380,8 @@ for leg in "${legs[@]}"; do
 	fi
 	secs=$(( $(date +%s) - start ))
 	echo "-- leg $leg: $result in ${secs}s"
-	results+=("$(printf '%-10s %-5s %6ss' "$leg" "$result" "$secs")")
+	results+=("$(printf '%-10s %-5s %6ss %6ss %6ss' "$leg" "$result" "$secs" \
+		"$build_secs" "$((secs - build_secs))")")
 	if [ "$result" = FAIL ] && [ "$fail_fast" = 1 ]; then
 		break
 	fi
@@ -374,7 +392,7 @@ for leg in "${digests[@]}"; do
 	leg_digest "$leg"
 done
 banner "summary ($(( $(date +%s) - total_start ))s in all)"
-printf '%-10s %-5s %7s\n' leg result time
+printf '%-10s %-5s %7s %7s %7s\n' leg result time build rest
 printf '%s\n' "${results[@]}"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

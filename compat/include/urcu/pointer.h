@@ -28,11 +28,12 @@
  * address. Release: the pointee's initialisation is visible before the
  * pointer; pairs with the consume load of rcu_dereference().
  */
-#define rcu_set_pointer(pp, v)						\
+#define _rcu_set_pointer(pp, v)						\
 	do {								\
 		__typeof__(*(pp)) lfht_urcu_set_v_ = (v);		\
 		__atomic_store_n((pp), lfht_urcu_set_v_, __ATOMIC_RELEASE); \
 	} while (0)
+#define rcu_set_pointer(pp, v)		_rcu_set_pointer(pp, v)
 
 /*
  * The out-of-line forms liburcu's library exports (its macros call them
@@ -61,11 +62,12 @@ static inline void *rcu_cmpxchg_pointer_sym(void **p, void *old, void *new_)
 }
 
 /* The _LGPL_SOURCE names: the operations above (the inline forms are the
- * only ones here). */
-#define _rcu_dereference(p)			rcu_dereference(p)
-#define _rcu_assign_pointer(p, v)		rcu_assign_pointer(p, v)
-#define _rcu_set_pointer(pp, v)			rcu_set_pointer(pp, v)
-#define _rcu_xchg_pointer(pp, v)		rcu_xchg_pointer(pp, v)
-#define _rcu_cmpxchg_pointer(pp, old, new_)	rcu_cmpxchg_pointer(pp, old, new_)
+ * only ones here), defined as in liburcu below the short names, not over
+ * them: a program may redefine a short name over its _rcu_ twin (BIND's
+ * QSBR rcu_dereference() does). */
+#define _rcu_dereference(p)			rcu_pointer_load_(p)
+#define _rcu_assign_pointer(p, v)		rcu_pointer_store_(p, v)
+#define _rcu_xchg_pointer(pp, v)		rcu_pointer_xchg_(pp, v)
+#define _rcu_cmpxchg_pointer(pp, old, new_)	rcu_pointer_cmpxchg_(pp, old, new_)
 
 #endif /* LFHT_URCU_POINTER_H */

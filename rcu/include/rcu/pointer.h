@@ -17,6 +17,10 @@
  *
  * Note that rcu_dereference and rcu_assign_pointer take the pointer itself,
  * rcu_xchg_pointer and rcu_cmpxchg_pointer its address, exactly as liburcu.
+ *
+ * Each is defined over a name of its own (rcu_pointer_load_ ...), which
+ * liburcu's layer gives its _rcu_* names: a program may redefine a short
+ * name over the _rcu_ one (BIND's QSBR rcu_dereference() does).
  */
 #ifndef RCU_POINTER_H
 #define RCU_POINTER_H
@@ -26,18 +30,20 @@
  * wrote before its rcu_assign_pointer (pairs with the release there, or with
  * the seq_cst xchg/cmpxchg). Compilers implement consume as acquire.
  */
-#define rcu_dereference(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
+#define rcu_pointer_load_(p)	__atomic_load_n(&(p), __ATOMIC_CONSUME)
+#define rcu_dereference(p)	rcu_pointer_load_(p)
 
 /*
  * Release: the pointee's initialisation is visible before the pointer is;
  * pairs with the consume in rcu_dereference().
  */
-#define rcu_assign_pointer(p, v)					\
+#define rcu_pointer_store_(p, v)					\
 	__extension__ ({						\
 		__typeof__(p) rcu_assign_v_ = (v);			\
 		__atomic_store_n(&(p), rcu_assign_v_, __ATOMIC_RELEASE); \
 		(void)0;						\
 	})
+#define rcu_assign_pointer(p, v)	rcu_pointer_store_(p, v)
 
 /*
  * rcu_xchg_pointer and rcu_cmpxchg_pointer are full barriers, as liburcu
@@ -56,7 +62,7 @@
 /* Seq_cst between full fences: publishes like rcu_assign_pointer (the
  * pointee's initialisation is visible first; pairs with the consume in
  * rcu_dereference()) and is a full barrier. */
-#define rcu_xchg_pointer(pp, v)						\
+#define rcu_pointer_xchg_(pp, v)					\
 	__extension__ ({						\
 		__typeof__(*(pp)) rcu_xchg_v_ = (v);			\
 		rcu_full_barrier_rmw_();				\
@@ -65,11 +71,12 @@
 		rcu_full_barrier_rmw_();				\
 		rcu_xchg_v_;						\
 	})
+#define rcu_xchg_pointer(pp, v)	rcu_pointer_xchg_(pp, v)
 
 /* Seq_cst between full fences, on success and on failure; a full barrier
  * either way, publishing like rcu_xchg_pointer. Evaluates to the value
  * seen. */
-#define rcu_cmpxchg_pointer(pp, old, new_)				\
+#define rcu_pointer_cmpxchg_(pp, old, new_)				\
 	__extension__ ({						\
 		__typeof__(*(pp)) rcu_cmpxchg_old_ = (old);		\
 		__typeof__(*(pp)) rcu_cmpxchg_new_ = (new_);		\
@@ -81,5 +88,6 @@
 		rcu_full_barrier_rmw_();				\
 		rcu_cmpxchg_old_;					\
 	})
+#define rcu_cmpxchg_pointer(pp, old, new_)	rcu_pointer_cmpxchg_(pp, old, new_)
 
 #endif /* RCU_POINTER_H */
