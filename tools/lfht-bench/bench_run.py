@@ -9,6 +9,7 @@ import shlex
 import statistics
 import subprocess
 import sys
+import time
 import types
 
 # What the entry script sets (driver.py.in): MODE, BUILDTYPE, DEBUG_CHECKS,
@@ -169,6 +170,22 @@ class Bench:
         self.errors = []
         self.stalls = []
         self.results = {}     # (workload, keys, threads) -> {impl: [dict per repeat]}
+        self.runs_total = 0   # set by plan_runs(): runs the plan holds
+        self.runs_done = 0
+        self.started = time.monotonic()
+
+    def plan_runs(self, plan):
+        """Counts the runs of plan [(workload, keys, threads, repeats)], for
+        the time left that progress lines show."""
+        self.runs_total = sum(reps * sum(1 for i in self.impls if supported(i, w))
+                              for (w, _, _, reps) in plan)
+
+    def time_left(self):
+        if not self.runs_done or self.runs_done >= self.runs_total:
+            return ''
+        left = (time.monotonic() - self.started) / self.runs_done * \
+            (self.runs_total - self.runs_done)
+        return ', about %dm%02ds left' % (left // 60, left % 60)
 
     def run_config(self, workload, keys, threads, repeats, step, total):
         per = {i: [] for i in self.impls}
@@ -185,9 +202,11 @@ class Bench:
             for impl in self.impls:
                 if not supported(impl, workload):
                     continue
-                progress('[%d/%d] %s keys=%s threads=%s %s run %d/%d'
-                         % (step, total, workload, keys, threads, impl, r + 1, repeats))
+                progress('[%d/%d] %s keys=%s threads=%s %s run %d/%d%s'
+                         % (step, total, workload, keys, threads, impl, r + 1, repeats,
+                            self.time_left()))
                 res, err = run_one(impl, args, timeout)
+                self.runs_done += 1
                 if err:
                     self.errors.append(err)
                     per[impl].append(None)

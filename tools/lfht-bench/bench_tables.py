@@ -5,6 +5,7 @@ its two target tables. Everything a workload is (its shape, thread roles,
 metrics, which table it goes to) comes from the executables' table
 (bench_run.read_table)."""
 import statistics
+import textwrap
 
 from bench_run import Table, cfg, fixed, metric_flag, metrics, report_of, supported
 
@@ -97,6 +98,84 @@ def table_lines(b, configs):
                 row.append(fmt_ratio(b.ratios(per, a, bb, key)))
             rows.append(row)
     return render(rows)
+
+
+# The verdict: lfht as a user gets it (its QSBR and memb flavours, freeing
+# through rcu_retire()) against liburcu and the best of the other peers.
+DEFAULT_LFHT = ('lfht-qsbr', 'lfht-memb')
+SHORT_NAMES = {'dpdk': 'rte_hash', 'ck': 'ck_hs', 'rwlock': 'rwlock', 'tbb-hash': 'tbb-hash',
+               'tbb-umap': 'tbb-umap', 'libcds': 'libcds'}
+# Why lfht trails where it is known: (workload, peer) or (workload, None)
+# for any peer; the section of docs/performance.md that shows it.
+TRAIL_WHY = {
+    ('read', 'dpdk'): 'rte_hash compares the key in its own key store and returns '
+                      'the entry without reading it; lfht reads the entry to compare '
+                      '(docs/performance.md, The peers)',
+    ('autoread', 'dpdk'): 'as read: rte_hash does not read the entry (docs/performance.md, '
+                          'The peers); rte_hash is made for the N keys, lfht grew from 1 bucket',
+    ('batch', 'dpdk'): 'as read: rte_hash does not read the entries it finds '
+                       '(docs/performance.md, The peers)',
+    ('delonly', None): 'a delete walks the chain to unlink its node; open addressing '
+                       'and the rwlock table drop an entry in place: the chained '
+                       'list\'s bound (docs/performance.md, Where the time goes)',
+}
+
+
+def verdict_lines(b, configs):
+    """One row per throughput point and metric, at most 100 columns: each
+    default lfht flavour, liburcu (the faster of its flavours), the best
+    other peer by name; x liburcu (the lower of the two flavours' median
+    ratios over liburcu's same flavour) and x peer (the faster lfht flavour
+    over that peer); '<' where either is below 1. Then why, per trailing
+    row, where it is known."""
+    lfht = [a for a in DEFAULT_LFHT if a in b.impls]
+    others = [e for e in cfg.EXTRA if e in b.impls and e in SHORT_NAMES]
+    if not lfht:
+        return []
+    rows = [['workload', 'keys', 'thr', 'metric'] + lfht +
+            ['liburcu', 'best peer', 'x urcu', 'x peer', '']]
+    why = []
+    for (w, k, t) in configs:
+        per = b.results.get((w, k, t))
+        if per is None:
+            continue
+        for key, label in metrics(w):
+            lower = metric_flag(w, key, 'lower_is_better')
+            ours = [b.med(per, a, key) for a in lfht]
+            urcu = [v for v in (b.med(per, 'urcu-' + a.split('-')[1], key) for a in lfht)
+                    if v is not None]
+            peers = [(b.med(per, e, key), e) for e in others if supported(e, w)]
+            peers = [(v, e) for v, e in peers if v]
+            best = (min(peers) if lower else max(peers)) if peers else None
+            xu = []
+            for a in lfht:
+                o = 'urcu-' + a.split('-')[1]
+                rs = b.ratios(per, o, a, key) if lower else b.ratios(per, a, o, key)
+                if rs:
+                    xu.append(statistics.median(rs))
+            top = [v for v in ours if v is not None]
+            xp = None
+            if best and top:
+                mine = min(top) if lower else max(top)
+                xp = (best[0] / mine if lower else mine / best[0]) if mine else None
+            trails = (xu and min(xu) < 1.0) or (xp is not None and xp < 1.0)
+            rows.append([w, keys_text(w, k), threads_text(w, t), label] +
+                        [fmt(v) for v in ours] +
+                        [fmt((min(urcu) if lower else max(urcu)) if urcu else None),
+                         '%s %s' % (SHORT_NAMES[best[1]], fmt(best[0])) if best else '-',
+                         '%.2f' % min(xu) if xu else '-',
+                         '%.2f' % xp if xp is not None else '-',
+                         '<' if trails else ''])
+            if trails:
+                against = [SHORT_NAMES[best[1]]] if xp is not None and xp < 1.0 else []
+                if xu and min(xu) < 1.0:
+                    against.insert(0, 'liburcu')
+                text = TRAIL_WHY.get((w, best[1] if best else None)) or \
+                    TRAIL_WHY.get((w, None)) or 'not explained yet'
+                why += textwrap.wrap('< %s %s %s %s, behind %s: %s' % (
+                    w, keys_text(w, k), threads_text(w, t), label, ' and '.join(against), text),
+                    100, initial_indent='  ', subsequent_indent='      ')
+    return render(rows) + (['', 'Where lfht trails:'] + why if why else [])
 
 
 def pace_lines(b, w, k, t):
